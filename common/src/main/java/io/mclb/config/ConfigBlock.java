@@ -1,0 +1,9 @@
+package io.mclb.config;
+
+/** The block a configuration line sits in; tells a {@link ConfigSyntax} extension where it is. */
+public enum ConfigBlock {
+    GLOBAL,
+    SERVERFARM,
+    REAL,
+    VSERVER
+}

@@ -1,0 +1,59 @@
+package io.mclb.config;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code ip slb vserver NAME}.
+ *
+ * @param service      the {@code service} keyword, or null for plain UDP flow balancing
+ * @param backupFarm   {@code serverfarm PRIMARY backup BACKUP [sticky]}, or null
+ * @param backupSticky whether clients sent to the backup farm get sticky entries
+ * @param idleSeconds  plain UDP flows are forgotten after this much silence ({@code idle S})
+ * @param sticky       client-IP stickiness, or null
+ * @param clients      {@code client} rules in file order; empty = every client
+ * @param standbyGroup {@code inservice standby NAME}: serve only while that HA group is active here
+ */
+public record VirtualServerConfig(String name, InetAddress address, int port, String service, String farm,
+                                  String backupFarm, boolean backupSticky, int idleSeconds, StickyConfig sticky,
+                                  List<ClientRule> clients, boolean inService, String standbyGroup,
+                                  List<ExtensionLine> extensions, SourceRef source) {
+
+    public static final int DEFAULT_IDLE_SECONDS = 30;
+
+    public VirtualServerConfig {
+        clients = List.copyOf(clients);
+        extensions = List.copyOf(extensions);
+    }
+
+    /** Same listening socket: a reload may keep the listener (and its transactions) only if true. */
+    public boolean sameListener(VirtualServerConfig o) {
+        return address.equals(o.address) && port == o.port && Objects.equals(service, o.service);
+    }
+
+    /** Equality for reload diffs ignores where the virtual server sat in the file. */
+    public boolean sameSettings(VirtualServerConfig o) {
+        return name.equals(o.name) && sameListener(o) && Objects.equals(farm, o.farm)
+                && Objects.equals(backupFarm, o.backupFarm) && backupSticky == o.backupSticky
+                && idleSeconds == o.idleSeconds && Objects.equals(sticky, o.sticky) && clients.equals(o.clients)
+                && inService == o.inService && Objects.equals(standbyGroup, o.standbyGroup)
+                && RealConfig.sameLines(extensions, o.extensions);
+    }
+
+    /** Whether a client address may use this virtual server: IOS semantics, first matching rule wins. */
+    public boolean admits(byte[] client) {
+        if (clients.isEmpty()) {
+            return true;
+        }
+        boolean anyInclude = false;
+        for (ClientRule r : clients) {
+            if (r.matches(client)) {
+                return !r.exclude();
+            }
+            anyInclude |= !r.exclude();
+        }
+        // only exclude rules: everyone else is admitted; any include rule: unlisted clients are refused
+        return !anyInclude;
+    }
+}

@@ -1,0 +1,23 @@
+package io.mclb.farm;
+
+/**
+ * Real server states (DESIGN section 4; names as IOS SLB prints them, from CISCO-SLB-MIB).
+ */
+public enum RealState {
+    /** In service and taking new work. */
+    OPERATIONAL,
+    /** Failed by faildetect (in-band) or a reassign-worthy answer; waits for {@code retry}. */
+    FAILED,
+    /** Retry timer expired: the next qualifying request is the test connection. */
+    TESTING,
+    /** At {@code maxconns}: takes no new work until a connection ends. */
+    MAXCONNS,
+    /** At {@code maxclients}: takes no new sticky clients. */
+    MAXCLIENTS,
+    /** DFP set its weight to 0. */
+    DFP_THROTTLED,
+    /** A health probe failed it. */
+    PROBE_FAILED,
+    /** {@code no inservice}. */
+    OUTOFSERVICE
+}

@@ -1,0 +1,51 @@
+package io.mclb.sticky;
+
+import java.util.function.BiPredicate;
+
+/**
+ * All sticky entries of one mclb (every kind and group, told apart by the key's first bytes):
+ * off heap, persisted under the data directory, shared by every event loop. Thread-safe.
+ * Every change is published to the registered {@link StickyChangeListener}s.
+ */
+public interface StickyTable extends AutoCloseable {
+
+    /**
+     * Looks a key up. Fills {@code out} and returns true when an entry exists and has not expired
+     * at {@code nowEpochMillis}. Allocates nothing.
+     */
+    boolean get(StickyKey key, StickyValue out, long nowEpochMillis);
+
+    /** Writes an entry (new or refreshed) and publishes it. */
+    void put(StickyKey key, StickyValue value);
+
+    /** Removes an entry if present and publishes the removal; true if it was present. */
+    boolean remove(StickyKey key, StickyChangeListener.RemoveReason reason);
+
+    /**
+     * Removes every entry the predicate selects (e.g. all entries of a failed real), publishing
+     * each removal. Walks the whole table: an administrative action, not for the data path.
+     *
+     * @return entries removed
+     */
+    int removeIf(BiPredicate<StickyKey, StickyValue> which, StickyChangeListener.RemoveReason reason);
+
+    /** Removes entries expired at {@code nowEpochMillis}; returns how many. Run by a sweeper. */
+    int expire(long nowEpochMillis);
+
+    /** Visits entries (copies, safe to keep) until the visitor returns false. */
+    void forEach(BiPredicate<StickyKey, StickyValue> visitor);
+
+    /** Entries currently stored, expired-but-not-swept included. */
+    long size();
+
+    /** Entries per kind, maintained on every change (for {@code mclb_sticky_entries}). */
+    long size(StickyKind kind);
+
+    void addListener(StickyChangeListener listener);
+
+    void removeListener(StickyChangeListener listener);
+
+    /** Flushes and closes; a clean close lets the next start skip recovery. */
+    @Override
+    void close();
+}
