@@ -1,0 +1,56 @@
+package io.mclb.metrics;
+
+/**
+ * Every metric name of the engine, declared once (DESIGN section 6). Micrometer adds the
+ * Prometheus suffixes: counters get {@code _total}, timers {@code _seconds}. These names are a
+ * contract with operators' dashboards: integration tests assert them.
+ */
+public final class MetricNames {
+    private MetricNames() {
+    }
+
+    /** counter {vserver}: datagrams received from clients on a virtual address. */
+    public static final String REQUESTS = "mclb.requests";
+    /** counter {vserver}: datagrams sent back to clients from the virtual address. */
+    public static final String RESPONSES = "mclb.responses";
+    /** counter {vserver, reason}: datagrams dropped, by {@link io.mclb.net.DropReason}. */
+    public static final String DROPS = "mclb.drops";
+    /** counter {vserver, farm, real}: requests forwarded to a real. */
+    public static final String REAL_REQUESTS = "mclb.real.requests";
+    /** counter {vserver, reason}: flows or requests moved to another real. */
+    public static final String REASSIGNMENTS = "mclb.reassignments";
+    /** counter {vserver}: new flows / sessions assigned. */
+    public static final String ASSIGNMENTS = "mclb.assignments";
+    /** gauge {vserver}: plain UDP flows currently tracked. */
+    public static final String FLOWS_ACTIVE = "mclb.flows.active";
+    /** gauge {vserver}: requests in flight (transactions awaiting an answer). */
+    public static final String TRANSACTIONS_ACTIVE = "mclb.transactions.active";
+    /** counter {vserver}: requests a real never answered within the request timeout. */
+    public static final String REQUEST_TIMEOUTS = "mclb.request.timeouts";
+    /** counter {vserver}: client retransmissions of a request in flight (sent to the same real). */
+    public static final String RETRANSMISSIONS = "mclb.retransmissions";
+    /** counter {vserver}: messages mclb answered itself (e.g. GTP echo). */
+    public static final String LOCAL_ANSWERS = "mclb.local.answers";
+    /** timer {vserver}: time from forwarding a request to the real's answer. */
+    public static final String UPSTREAM_LATENCY = "mclb.upstream.latency";
+    /** gauge {farm, real}: connections, flows or sessions assigned to a real now. */
+    public static final String SESSIONS_ACTIVE = "mclb.sessions.active";
+    /** gauge {farm, real}: sticky clients assigned to a real now. */
+    public static final String REAL_CLIENTS = "mclb.real.clients";
+    /** gauge {farm, real, state}: 1 for the real's current state, 0 for the others. */
+    public static final String REAL_STATE = "mclb.real.state";
+    /** gauge {farm, real, source}: weight by source (config, dfp, operational). */
+    public static final String REAL_WEIGHT = "mclb.real.weight";
+    /** counter {farm, real}: failures charged to a real (faildetect input). */
+    public static final String REAL_FAILURES = "mclb.real.failures";
+    /** counter {farm, real, to}: real state transitions. */
+    public static final String REAL_TRANSITIONS = "mclb.real.transitions";
+    /** gauge {table}: sticky entries per table kind. */
+    public static final String STICKY_ENTRIES = "mclb.sticky.entries";
+    /** gauge {vserver, state}: 1 for the virtual server's current state. */
+    public static final String VSERVER_STATE = "mclb.vserver.state";
+    /** counter {result}: configuration reloads (ok, failed). */
+    public static final String CONFIG_RELOADS = "mclb.config.reloads";
+    /** gauge {version, transport}: 1; build information. */
+    public static final String INFO = "mclb.info";
+}

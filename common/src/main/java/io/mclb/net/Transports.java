@@ -1,0 +1,45 @@
+package io.mclb.net;
+
+import io.netty.channel.ChannelFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+
+/**
+ * Epoll when the native transport loads (Linux), NIO otherwise. Datagram channels are opened for
+ * the address family of the address they bind, never as dual-stack sockets: a VIP bound as
+ * {@code ::ffff:a.b.c.d} would answer from an address clients do not expect.
+ */
+public final class Transports {
+    private Transports() {
+    }
+
+    public static boolean nativeEpoll() {
+        return Epoll.isAvailable();
+    }
+
+    public static EventLoopGroup newGroup(int threads, String name) {
+        IoHandlerFactory io = nativeEpoll() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), io);
+    }
+
+    public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {
+        SocketProtocolFamily family = bindAddress instanceof Inet6Address ? SocketProtocolFamily.INET6
+                : SocketProtocolFamily.INET;
+        if (nativeEpoll()) {
+            return () -> new EpollDatagramChannel(family);
+        }
+        return () -> new NioDatagramChannel(family);
+    }
+}

@@ -1,0 +1,332 @@
+package io.mclb.runtime;
+
+import io.mclb.config.MclbConfig;
+import io.mclb.config.ServerFarmConfig;
+import io.mclb.config.VirtualServerConfig;
+import io.mclb.farm.RealServer;
+import io.mclb.farm.RealState;
+import io.mclb.farm.RealStateListener;
+import io.mclb.farm.ServerFarm;
+import io.mclb.metrics.MetricNames;
+import io.mclb.net.Transports;
+import io.mclb.sticky.StickyExpirySweeper;
+import io.mclb.sticky.StickyKind;
+import io.mclb.sticky.StickyTable;
+import io.mclb.sticky.StickyTables;
+import io.mclb.time.NanoClock;
+import io.mclb.vserver.ServiceFactory;
+import io.mclb.vserver.ServingGate;
+import io.mclb.vserver.VirtualServer;
+import io.mclb.vserver.VserverSnapshot;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running balancer: event loops, the sticky table, server farms and virtual servers built
+ * from one {@link MclbConfig}, and {@link #reload} which applies a new one while keeping the state
+ * of everything that did not change (real states and counters, listeners, flows, transactions,
+ * sticky entries).
+ */
+public final class MclbRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MclbRuntime.class);
+
+    private final NanoClock clock;
+    private final Map<String, ServiceFactory> services;
+    private final ServingGate gate;
+    private final PrometheusMeterRegistry registry;
+    private final EventLoopGroup loops;
+    private final StickyTable sticky;
+    private final StickyExpirySweeper sweeper;
+    private final RealMeters realMeters;
+    private final ClientCounter clientCounter;
+    private final ExecutorService background;
+    private final Counter reloadsOk;
+    private final Counter reloadsFailed;
+    private final Map<String, ServerFarm> farms = new ConcurrentHashMap<>();
+    private final Map<String, VirtualServer> vservers = new ConcurrentHashMap<>();
+    private final Map<Long, RealServer> realsById = new ConcurrentHashMap<>();
+    private final RealStateListener stateListener = this::onRealTransition;
+    private volatile MclbConfig config;
+
+    private MclbRuntime(MclbConfig config, Map<String, ServiceFactory> services, ServingGate gate, NanoClock clock,
+                        StickyTable sticky) {
+        this.config = config;
+        this.services = Map.copyOf(services);
+        this.gate = gate;
+        this.clock = clock;
+        this.sticky = sticky;
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.realMeters = new RealMeters(registry);
+        this.clientCounter = new ClientCounter(realsById);
+        this.background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "mclb-background");
+            t.setDaemon(true);
+            return t;
+        });
+        int threads = config.global().eventLoops() > 0 ? config.global().eventLoops()
+                : Runtime.getRuntime().availableProcessors();
+        this.loops = Transports.newGroup(threads, "mclb-loop");
+        this.sweeper = new StickyExpirySweeper(sticky, clock, Duration.ofSeconds(1));
+        this.reloadsOk = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
+                .tag("result", "ok").register(registry);
+        this.reloadsFailed = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
+                .tag("result", "failed").register(registry);
+        Gauge.builder(MetricNames.INFO, () -> 1).description("mclb build and transport")
+                .tag("version", version()).tag("transport", Transports.nativeEpoll() ? "epoll" : "nio")
+                .register(registry);
+        for (StickyKind k : StickyKind.values()) {
+            Gauge.builder(MetricNames.STICKY_ENTRIES, sticky, t -> t.size(k)).description("Sticky entries per table")
+                    .tag("table", k.label()).register(registry);
+        }
+    }
+
+    /**
+     * Opens the sticky table in the data directory (recovering it after an unclean stop), builds
+     * farms and virtual servers and binds their listeners.
+     */
+    public static MclbRuntime start(MclbConfig config, Map<String, ServiceFactory> services, ServingGate gate,
+                                    NanoClock clock) throws Exception {
+        StickyTable sticky = StickyTables.open(config.global().dataDir(), config.global().stickyEntries());
+        MclbRuntime rt;
+        try {
+            rt = new MclbRuntime(config, services, gate, clock, sticky);
+        } catch (RuntimeException e) {
+            sticky.close();
+            throw e;
+        }
+        try {
+            rt.sticky.addListener(rt.clientCounter);
+            for (ServerFarmConfig f : config.farms().values()) {
+                rt.addFarm(f);
+            }
+            rt.clientCounter.recount(sticky);
+            for (VirtualServerConfig v : config.vservers().values()) {
+                rt.addVserver(v);
+            }
+            rt.sweeper.start();
+        } catch (Exception | Error e) {
+            rt.close();
+            throw e;
+        }
+        return rt;
+    }
+
+    private void addFarm(ServerFarmConfig f) {
+        ServerFarm farm = new ServerFarm(f, clock, stateListener);
+        farms.put(f.name(), farm);
+        for (RealServer r : farm.reals()) {
+            realAdded(r);
+        }
+    }
+
+    private void realAdded(RealServer r) {
+        realsById.put(r.id(), r);
+        realMeters.add(r);
+    }
+
+    private void realRemoved(RealServer r) {
+        realsById.remove(r.id(), r);
+        realMeters.remove(r);
+    }
+
+    private VserverSnapshot snapshotFor(VirtualServerConfig v) {
+        ServerFarm backup = v.backupFarm() == null ? null : farms.get(v.backupFarm());
+        return new VserverSnapshot(v, Objects.requireNonNull(farms.get(v.farm()), v.farm()), backup);
+    }
+
+    private void addVserver(VirtualServerConfig v) throws InterruptedException {
+        VirtualServer vs = new VirtualServer(snapshotFor(v), clock, sticky, gate, registry);
+        try {
+            if (v.service() == null) {
+                vs.start(loops, vs::newFlowRelay);
+            } else {
+                ServiceFactory f = services.get(v.service());
+                if (f == null) {
+                    throw new IllegalStateException("no module serves 'service " + v.service() + "'");
+                }
+                vs.start(loops, loop -> f.newRelay(vs, loop));
+            }
+        } catch (Exception e) {
+            vs.close();
+            throw new IllegalStateException("vserver " + v.name() + ": cannot listen on " + v.address().getHostAddress()
+                    + ":" + v.port() + ": " + e.getMessage(), e);
+        }
+        vservers.put(v.name(), vs);
+    }
+
+    /**
+     * Applies a new configuration. Farms and reals that still exist keep their runtime objects
+     * (state, counters) with the new settings; virtual servers whose address, port and service are
+     * unchanged keep their listeners, flows and transactions and only see the new settings.
+     * Sticky entries are never dropped by a reload.
+     *
+     * @return notes for the operator (settings that need a restart)
+     */
+    public synchronized List<String> reload(MclbConfig next) throws Exception {
+        List<String> notes = new ArrayList<>();
+        try {
+            var g0 = config.global();
+            var g1 = next.global();
+            if (!g0.admin().equals(g1.admin()) || !g0.dataDir().equals(g1.dataDir())
+                    || g0.stickyEntries() != g1.stickyEntries() || g0.eventLoops() != g1.eventLoops()) {
+                notes.add("global mclb settings (admin, data-dir, sticky entries, event-loops) take effect after a restart");
+            }
+            // farms first: virtual servers are re-pointed to them below
+            for (ServerFarmConfig f : next.farms().values()) {
+                ServerFarm existing = farms.get(f.name());
+                if (existing == null) {
+                    addFarm(f);
+                } else if (!existing.config().sameSettings(f)) {
+                    for (RealServer gone : existing.update(f)) {
+                        realRemoved(gone);
+                    }
+                    for (RealServer r : existing.reals()) {
+                        realAdded(r);
+                    }
+                }
+            }
+            for (VirtualServerConfig v : next.vservers().values()) {
+                VirtualServer existing = vservers.get(v.name());
+                if (existing == null) {
+                    addVserver(v);
+                } else if (existing.snapshot().config().sameListener(v)) {
+                    existing.update(snapshotFor(v));
+                } else {
+                    vservers.remove(v.name());
+                    existing.close();
+                    addVserver(v);
+                }
+            }
+            for (String name : new ArrayList<>(vservers.keySet())) {
+                if (!next.vservers().containsKey(name)) {
+                    vservers.remove(name).close();
+                }
+            }
+            for (String name : new ArrayList<>(farms.keySet())) {
+                if (!next.farms().containsKey(name)) {
+                    for (RealServer r : farms.remove(name).reals()) {
+                        realRemoved(r);
+                    }
+                }
+            }
+            config = next;
+            clientCounter.recount(sticky);
+            reloadsOk.increment();
+            LOG.info("configuration reloaded: {} farm(s), {} vserver(s)", farms.size(), vservers.size());
+            return notes;
+        } catch (Exception e) {
+            reloadsFailed.increment();
+            throw e;
+        }
+    }
+
+    /** Counts a reload refused before it reached {@link #reload} (a configuration error). */
+    public void reloadRefused() {
+        reloadsFailed.increment();
+    }
+
+    private void onRealTransition(RealServer real, RealState from, RealState to, String reason) {
+        registry.counter(MetricNames.REAL_TRANSITIONS, "farm", real.farmName(), "real", real.label(), "to", to.name())
+                .increment();
+        if (to == RealState.FAILED) {
+            ServerFarm farm = farms.get(real.farmName());
+            if (farm != null && farm.config().failActionPurge()) {
+                long id = real.id();
+                background.execute(() -> {
+                    int n = sticky.removeIf((k, v) -> v.realId() == id,
+                            io.mclb.sticky.StickyChangeListener.RemoveReason.PURGED);
+                    LOG.info("failaction purge: removed {} sticky entries of failed real {} in farm {}", n,
+                            real.label(), real.farmName());
+                });
+            }
+        }
+    }
+
+    public MclbConfig config() {
+        return config;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public StickyTable stickyTable() {
+        return sticky;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /** Farms by name, in configuration order. */
+    public Map<String, ServerFarm> farms() {
+        Map<String, ServerFarm> out = new LinkedHashMap<>();
+        for (String n : config.farms().keySet()) {
+            ServerFarm f = farms.get(n);
+            if (f != null) {
+                out.put(n, f);
+            }
+        }
+        return out;
+    }
+
+    /** Virtual servers by name, in configuration order. */
+    public Map<String, VirtualServer> vservers() {
+        Map<String, VirtualServer> out = new LinkedHashMap<>();
+        for (String n : config.vservers().keySet()) {
+            VirtualServer v = vservers.get(n);
+            if (v != null) {
+                out.put(n, v);
+            }
+        }
+        return out;
+    }
+
+    public RealServer realById(long id) {
+        return realsById.get(id);
+    }
+
+    public EventLoopGroup loops() {
+        return loops;
+    }
+
+    static String version() {
+        String v = MclbRuntime.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    /** Closes listeners, stops the loops and closes the sticky table cleanly (no recovery next start). */
+    @Override
+    public void close() {
+        for (VirtualServer v : vservers.values()) {
+            v.close();
+        }
+        vservers.clear();
+        sweeper.close();
+        background.shutdown();
+        try {
+            background.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        sticky.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,57 @@
+package io.mclb.transaction;
+
+import io.netty.buffer.ByteBuf;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A protocol's view of its datagrams, the part of a service module the engine's
+ * {@link TransactionRelay} calls on the data path (DESIGN section 3). One instance per event loop:
+ * implementations may keep reusable flyweights in fields. Methods read routing facts through
+ * flyweights over the buffer, never copy the datagram, and never throw: a datagram they cannot
+ * read is reported as {@link RequestContext#drop}.
+ */
+public interface ServiceInspector {
+
+    /** Width of the request id the engine rewrites per upstream path (8 RADIUS, 16 GTPv1, 24 GTPv2). */
+    int idBits();
+
+    /**
+     * Classifies a client datagram: a new request (with its id and sticky key), a follow-up of a
+     * session learned earlier, a message mclb answers itself, or a drop with a reason.
+     */
+    void classify(ByteBuf datagram, InetSocketAddress client, RequestContext request);
+
+    /** Writes the upstream id into a request about to go to a real, in place. */
+    void writeRequestId(ByteBuf datagram, long upstreamId);
+
+    /**
+     * Reads the upstream id of a datagram from a real, or -1 when it is not a response this
+     * service can match (it is then dropped and counted as {@code malformed}).
+     */
+    long responseId(ByteBuf datagram);
+
+    /** Puts the client's original id back into a response, in place. */
+    void writeResponseId(ByteBuf datagram, long originalId);
+
+    /** Judges a real's answer to {@code tx} (cause codes, learning). Default: forward. */
+    default ResponseVerdict inspectResponse(ByteBuf datagram, Transaction tx) {
+        return ResponseVerdict.FORWARD;
+    }
+
+    /** Last change before a request leaves for a real (e.g. RADIUS re-signing). */
+    default void toReal(ByteBuf datagram, Transaction tx) {
+    }
+
+    /** Last change before a response leaves for the client (e.g. RADIUS re-signing). */
+    default void toClient(ByteBuf datagram, Transaction tx) {
+    }
+
+    /**
+     * A datagram a real sent on its own (not an answer to a transaction here, e.g. a GTP Echo
+     * Request to mclb): return an answer to send back to the real, or null to drop it. Default null.
+     */
+    default ByteBuf unsolicited(ByteBuf datagram, InetSocketAddress real) {
+        return null;
+    }
+}

@@ -1,0 +1,26 @@
+package io.mclb.vserver;
+
+import io.mclb.farm.RealServer;
+
+import java.net.InetSocketAddress;
+
+/**
+ * One plain UDP flow: a client address and port talking to a virtual address and port, bound to
+ * one real through one upstream socket. Confined to the event loop of its {@link FlowRelay}.
+ */
+final class Flow {
+    final InetSocketAddress client;
+    RealServer real;
+    InetSocketAddress target;
+    UpstreamSocket upstream;
+    long lastSeenNs;
+    /** datagrams forwarded to the real since its last answer (reassign / in-band failure input) */
+    int unanswered;
+    /** the sticky key bytes, when the virtual server is sticky, to extend the entry when the flow ends */
+    byte[] stickyKey;
+    io.micrometer.core.instrument.Counter realRequests;
+
+    Flow(InetSocketAddress client) {
+        this.client = client;
+    }
+}

@@ -1,0 +1,251 @@
+package io.mclb.vserver;
+
+import io.mclb.config.VirtualServerConfig;
+import io.mclb.farm.RealServer;
+import io.mclb.metrics.MetricNames;
+import io.mclb.metrics.VserverMetrics;
+import io.mclb.net.Transports;
+import io.mclb.sticky.StickyTable;
+import io.mclb.time.NanoClock;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.unix.UnixChannelOption;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.EventExecutor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * One virtual server at run time: the listener sockets (one per event loop, SO_REUSEPORT, so the
+ * kernel spreads clients over loops and a client always reaches the same loop), the relay of each
+ * loop, and the {@link VserverSnapshot} the relays read per datagram. A reload swaps the snapshot;
+ * a change of address, port or service re-creates the listeners.
+ */
+public final class VirtualServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VirtualServer.class);
+
+    /** Largest datagram relayed; larger ones are dropped as {@code oversized}. */
+    public static final int MAX_DATAGRAM = 9000;
+    /** Datagrams read per recvmmsg call. */
+    static final int READ_BATCH = 16;
+    static final int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+    static final AttributeKey<UpstreamSocket> UPSTREAM = AttributeKey.valueOf("mclb.upstream");
+
+    private final String name;
+    private final NanoClock clock;
+    private final StickyTable stickyTable;
+    private final ServingGate gate;
+    private final VserverMetrics metrics;
+    private final AtomicLong flowsActive = new AtomicLong();
+    private final ConcurrentHashMap<RealServer, Counter> realRequests = new ConcurrentHashMap<>();
+    private final List<Relay> relays = new ArrayList<>();
+    private volatile VserverSnapshot snapshot;
+
+    public VirtualServer(VserverSnapshot snapshot, NanoClock clock, StickyTable stickyTable, ServingGate gate,
+                         MeterRegistry registry) {
+        this.name = snapshot.config().name();
+        this.snapshot = snapshot;
+        this.clock = clock;
+        this.stickyTable = stickyTable;
+        this.gate = gate;
+        this.metrics = new VserverMetrics(registry, name);
+        metrics.keep(Gauge.builder(MetricNames.FLOWS_ACTIVE, flowsActive, AtomicLong::get)
+                .description("Plain UDP flows currently tracked").tag("vserver", name).register(registry));
+        for (VserverState st : VserverState.values()) {
+            metrics.keep(Gauge.builder(MetricNames.VSERVER_STATE, this, v -> v.state() == st ? 1 : 0)
+                    .description("1 for the virtual server's current state").tag("vserver", name)
+                    .tag("state", st.name()).register(registry));
+        }
+    }
+
+    /**
+     * Binds one listener per event loop and installs the relay each loop runs.
+     *
+     * @param relayFactory builds the relay of one loop (flows for plain UDP, transactions for a service)
+     */
+    public void start(EventLoopGroup group, Function<EventLoop, ChannelHandler> relayFactory)
+            throws InterruptedException {
+        VirtualServerConfig c = snapshot.config();
+        InetSocketAddress vip = new InetSocketAddress(c.address(), c.port());
+        List<EventLoop> loops = new ArrayList<>();
+        for (EventExecutor e : group) {
+            loops.add((EventLoop) e);
+        }
+        for (EventLoop loop : loops) {
+            ChannelHandler relay = relayFactory.apply(loop);
+            Bootstrap b = listenerBootstrap(c.address()).group(loop).handler(relay);
+            Channel ch = b.bind(vip).sync().channel();
+            LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
+            synchronized (relays) {
+                relays.add((Relay) relay);
+            }
+        }
+        LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
+                Transports.nativeEpoll() ? "epoll" : "nio");
+    }
+
+    /** Plain UDP flows: the relay for one loop. */
+    public ChannelHandler newFlowRelay(EventLoop loop) {
+        return new FlowRelay(this, loop, upstreamTemplate(snapshot.config().address()));
+    }
+
+    static Bootstrap listenerBootstrap(InetAddress address) {
+        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(address))
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
+        if (Transports.nativeEpoll()) {
+            b.option(UnixChannelOption.SO_REUSEPORT, true)
+                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+        }
+        return b;
+    }
+
+    /** A bootstrap (no group, no handler) for upstream sockets toward reals of this family. */
+    public static Bootstrap upstreamTemplate(InetAddress family) {
+        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
+        if (Transports.nativeEpoll()) {
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+        }
+        return b;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+
+    public StickyTable stickyTable() {
+        return stickyTable;
+    }
+
+    public VserverMetrics metrics() {
+        return metrics;
+    }
+
+    public VserverSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Reload: the relays read the new configuration and farms from their next datagram on. */
+    public void update(VserverSnapshot next) {
+        this.snapshot = next;
+    }
+
+    public AtomicLong flowsActive() {
+        return flowsActive;
+    }
+
+    /** Whether datagrams are served now: in service, and active in its HA group if it has one. */
+    public boolean serving() {
+        VirtualServerConfig c = snapshot.config();
+        return c.inService() && (c.standbyGroup() == null || gate.isActive(c.standbyGroup()));
+    }
+
+    public VserverState state() {
+        VirtualServerConfig c = snapshot.config();
+        if (!c.inService()) {
+            return VserverState.OUTOFSERVICE;
+        }
+        return serving() ? VserverState.OPERATIONAL : VserverState.STANDBY;
+    }
+
+    /**
+     * The sticky group of this virtual server's table: the configured group, or for a virtual
+     * server without one its own table, numbered above the configurable range (1..32767).
+     */
+    public int stickyGroup() {
+        VirtualServerConfig c = snapshot.config();
+        if (c.sticky() != null && c.sticky().group() != 0) {
+            return c.sticky().group();
+        }
+        return ownGroup(name);
+    }
+
+    public static int ownGroup(String vserverName) {
+        byte[] b = vserverName.getBytes(StandardCharsets.UTF_8);
+        return 0x8000 | (int) (io.mclb.sticky.Hashing.murmur64(b, 0, b.length, 7) & 0x7fff);
+    }
+
+    /** Where datagrams for a real go: its own port, or this virtual server's port. */
+    public InetSocketAddress targetOf(RealServer real) {
+        int port = real.port() != 0 ? real.port() : snapshot.config().port();
+        return new InetSocketAddress(real.address(), port);
+    }
+
+    /** Upstream sockets bind the wildcard address of the real's family: mclb's own address. */
+    InetAddress upstreamBindAddress(InetSocketAddress target) {
+        try {
+            return target.getAddress() instanceof Inet6Address ? InetAddress.getByName("::")
+                    : InetAddress.getByName("0.0.0.0");
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The per-real request counter of this virtual server; resolved per new flow, not per datagram. */
+    public Counter realRequests(RealServer real) {
+        return realRequests.computeIfAbsent(real, r -> metrics.realRequests(r.farmName(), r.label()));
+    }
+
+    /** Plain UDP flows tracked now, summed over loops. */
+    public long flows() {
+        return flowsActive.get();
+    }
+
+    /** Closes listeners and relays (each on its own loop) and removes this server's meters. */
+    @Override
+    public void close() {
+        List<Relay> copy;
+        synchronized (relays) {
+            copy = new ArrayList<>(relays);
+            relays.clear();
+        }
+        CountDownLatch done = new CountDownLatch(copy.size());
+        for (Relay r : copy) {
+            r.loop().execute(() -> {
+                try {
+                    r.close();
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        try {
+            if (!done.await(5, TimeUnit.SECONDS)) {
+                LOG.warn("vserver {}: relays did not close within 5 s", name);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        metrics.close();
+    }
+}

@@ -1,0 +1,28 @@
+package io.mclb;
+
+import io.mclb.cli.CheckCommand;
+import io.mclb.cli.DemoCommand;
+import io.mclb.cli.ReloadCommand;
+import io.mclb.cli.RunCommand;
+import io.mclb.cli.ShowCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.util.concurrent.Callable;
+
+/** The {@code mclb} command line. Without a subcommand it runs the demo. */
+@Command(name = "mclb", mixinStandardHelpOptions = true, version = "mclb 0.1.0",
+        description = "mclb, the mobile-core load balancer: GTP, RADIUS and UDP signalling in front of GGSN/PGW and AAA farms.",
+        subcommands = {RunCommand.class, CheckCommand.class, ShowCommand.class, ReloadCommand.class,
+                DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
+
+    @Override
+    public Integer call() throws Exception {
+        return new DemoCommand().call();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+}

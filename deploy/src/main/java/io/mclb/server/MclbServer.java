@@ -1,0 +1,123 @@
+package io.mclb.server;
+
+import io.mclb.admin.AdminServer;
+import io.mclb.config.ConfigError;
+import io.mclb.config.ConfigException;
+import io.mclb.config.ConfigParser;
+import io.mclb.config.ConfigWriter;
+import io.mclb.config.MclbConfig;
+import io.mclb.runtime.MclbRuntime;
+import io.mclb.time.NanoClock;
+import io.mclb.vserver.ServingGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * One mclb process: the runtime built from a configuration file, its admin listener, and reload
+ * (from {@code mclb reload}, the admin API, or SIGHUP). A reload that fails keeps the running
+ * configuration and says why.
+ */
+public final class MclbServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MclbServer.class);
+
+    private final Path configFile;
+    private final Modules modules;
+    private final MclbRuntime runtime;
+    private final AdminServer admin;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private MclbServer(Path configFile, Modules modules, MclbRuntime runtime, AdminServer admin) {
+        this.configFile = configFile;
+        this.modules = modules;
+        this.runtime = runtime;
+        this.admin = admin;
+    }
+
+    /** Parses the file, starts the balancer and its admin listener. */
+    public static MclbServer start(Path configFile, Modules modules) throws Exception {
+        MclbConfig config = ConfigParser.parse(configFile, modules.syntaxes());
+        return start(configFile, config, modules);
+    }
+
+    public static MclbServer start(Path configFile, MclbConfig config, Modules modules) throws Exception {
+        for (ConfigError w : config.warnings()) {
+            LOG.warn("{}", w);
+        }
+        MclbRuntime rt = MclbRuntime.start(config, modules.services(), ServingGate.ALWAYS, NanoClock.system());
+        AdminServer admin;
+        MclbServer[] self = new MclbServer[1];
+        try {
+            admin = new AdminServer(config.global().admin(), () -> rt, () -> self[0].reload(),
+                    () -> ConfigWriter.write(rt.config()));
+        } catch (IOException e) {
+            rt.close();
+            throw new IOException("cannot open the admin listener on " + config.global().admin() + ": "
+                    + e.getMessage(), e);
+        }
+        self[0] = new MclbServer(configFile, modules, rt, admin);
+        admin.start();
+        LOG.info("mclb running: {} farm(s), {} vserver(s); metrics at http://{}:{}/metrics",
+                config.farms().size(), config.vservers().size(), admin.address().getAddress().getHostAddress(),
+                admin.address().getPort());
+        return self[0];
+    }
+
+    /** Re-reads the configuration file and applies it; a bad file changes nothing. */
+    public synchronized AdminServer.ReloadResult reload() {
+        if (configFile == null) {
+            return new AdminServer.ReloadResult(false, List.of("this mclb runs a built-in configuration"), List.of());
+        }
+        MclbConfig next;
+        try {
+            next = ConfigParser.parse(configFile, modules.syntaxes());
+        } catch (ConfigException e) {
+            runtime.reloadRefused();
+            List<String> errors = e.errors().stream().map(ConfigError::toString).toList();
+            LOG.warn("reload refused, the running configuration stays:\n{}", String.join("\n", errors));
+            return new AdminServer.ReloadResult(false, errors, List.of());
+        } catch (IOException e) {
+            runtime.reloadRefused();
+            LOG.warn("reload refused: {}", e.toString());
+            return new AdminServer.ReloadResult(false, List.of(configFile + ": " + e.getMessage()), List.of());
+        }
+        try {
+            List<String> notes = runtime.reload(next);
+            List<String> warnings = next.warnings().stream().map(ConfigError::toString).toList();
+            List<String> all = new java.util.ArrayList<>(warnings);
+            all.addAll(notes);
+            return new AdminServer.ReloadResult(true, List.of(), all);
+        } catch (Exception e) {
+            LOG.error("reload failed while applying", e);
+            return new AdminServer.ReloadResult(false, List.of("apply failed: " + e.getMessage()), List.of());
+        }
+    }
+
+    public MclbRuntime runtime() {
+        return runtime;
+    }
+
+    public AdminServer admin() {
+        return admin;
+    }
+
+    /** Blocks until {@link #close()}. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        if (stopped.getCount() == 0) {
+            return;
+        }
+        admin.close();
+        runtime.close();
+        stopped.countDown();
+        LOG.info("mclb stopped");
+    }
+}
