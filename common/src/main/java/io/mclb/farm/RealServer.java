@@ -10,7 +10,6 @@ import java.lang.invoke.VarHandle;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -35,8 +34,6 @@ import java.util.concurrent.atomic.LongAdder;
 public final class RealServer {
     private static final Logger LOG = LoggerFactory.getLogger(RealServer.class);
     private static final long NS_PER_S = 1_000_000_000L;
-    /** Upper bound on tracked distinct failing clients (IOS numclients is 1-8). */
-    private static final int MAX_TRACKED_CLIENTS = 64;
     private static final VarHandle STORED;
 
     static {
@@ -55,6 +52,8 @@ public final class RealServer {
     private final int port;
     private final long id;
     private final String label;
+    /** Unused by the state machine: methods take nowNs so a loop uses one time per packet. */
+    @SuppressWarnings("unused")
     private final NanoClock clock;
     private final RealStateListener listener;
 
@@ -73,13 +72,9 @@ public final class RealServer {
     /** Invariant: conns &gt;= 0. */
     private final AtomicLong conns = new AtomicLong();
     private final AtomicLong clients = new AtomicLong();
-    /** Packed (second &lt;&lt; 32 | count) for the {@code rate} window. */
-    private final AtomicLong rateWindow = new AtomicLong(-1L << 32);
-    /** Consecutive failures since the last answer. */
-    private final AtomicLong failStreak = new AtomicLong();
-    /** Distinct failing clients of the current streak: slots hold (hash | 1L << 32), 0 = empty. */
-    private volatile AtomicLongArray failingClients;
-    private final AtomicLong failingClientCount = new AtomicLong();
+    private final RateWindow rate = new RateWindow();
+    /** Replaced (not mutated) when numclients changes on reload. */
+    private volatile FailStreak streak;
     private final LongAdder assignments = new LongAdder();
     private final LongAdder failures = new LongAdder();
 
@@ -92,7 +87,7 @@ public final class RealServer {
         this.clock = clock;
         this.listener = listener == null ? RealStateListener.NONE : listener;
         this.config = config;
-        this.failingClients = new AtomicLongArray(trackedClients(config));
+        this.streak = new FailStreak(trackedClients(config));
         this.stored = config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE;
     }
 
@@ -111,7 +106,7 @@ public final class RealServer {
     }
 
     private static int trackedClients(RealConfig c) {
-        return Math.min(numClients(c), MAX_TRACKED_CLIENTS);
+        return Math.min(numClients(c), FailStreak.MAX_TRACKED_CLIENTS);
     }
 
     /** Changes whenever any real's operational weight may have changed (for predictor caches). */
@@ -157,8 +152,7 @@ public final class RealServer {
         }
         RealConfig old = config;
         if (trackedClients(old) != trackedClients(c)) {
-            failingClients = new AtomicLongArray(trackedClients(c));
-            failingClientCount.set(0);
+            streak = new FailStreak(trackedClients(c));
         }
         config = c;
         if (old.weight() != c.weight()) {
@@ -255,7 +249,7 @@ public final class RealServer {
         if (s == RealState.OPERATIONAL) {
             RealConfig c = config;
             return !probeFailed && operWeight() > 0 && conns.get() < c.maxConns()
-                    && (!newClient || clients.get() < c.maxClients()) && rateAvailable(c, nowNs);
+                    && (!newClient || clients.get() < c.maxClients()) && rate.available(c.rate(), nowNs);
         }
         return testDue(s, nowNs);
     }
@@ -268,18 +262,6 @@ public final class RealServer {
             return nowNs - failedAtNs >= retryNs();
         }
         return s == RealState.TESTING && nowNs - testStartedNs.get() >= retryNs();
-    }
-
-    private boolean rateAvailable(RealConfig c, long nowNs) {
-        if (c.rate() <= 0) {
-            return true;
-        }
-        long v = rateWindow.get();
-        return (v >>> 32) != second(nowNs) || (int) v < c.rate();
-    }
-
-    private static long second(long nowNs) {
-        return Math.floorDiv(nowNs, NS_PER_S) & 0xffff_ffffL;
     }
 
     /**
@@ -306,7 +288,7 @@ public final class RealServer {
                 return false;
             }
         } while (!conns.compareAndSet(n, n + 1));
-        if (!takeRate(c, nowNs)) {
+        if (!rate.take(c.rate(), nowNs)) {
             release();
             return false;
         }
@@ -336,28 +318,6 @@ public final class RealServer {
         return true;
     }
 
-    private boolean takeRate(RealConfig c, long nowNs) {
-        int rate = c.rate();
-        if (rate <= 0) {
-            return true;
-        }
-        long sec = second(nowNs);
-        while (true) {
-            long v = rateWindow.get();
-            long next;
-            if ((v >>> 32) != sec) {
-                next = (sec << 32) | 1;
-            } else if ((int) v >= rate) {
-                return false;
-            } else {
-                next = v + 1;
-            }
-            if (rateWindow.compareAndSet(v, next)) {
-                return true;
-            }
-        }
-    }
-
     /** A connection, flow or session of this real ended. Never takes conns below 0. */
     public void release() {
         long n;
@@ -372,21 +332,13 @@ public final class RealServer {
     /** The real answered: ends the failure streak; a TESTING real goes back to OPERATIONAL. */
     public void onAnswered(long nowNs) {
         // Called per answer: write only when there is something to reset.
-        if (failStreak.get() != 0) {
-            resetStreak();
+        FailStreak f = streak;
+        if (!f.isEmpty()) {
+            f.reset();
         }
         if (stored() == RealState.TESTING) {
             moveTo(RealState.TESTING, RealState.OPERATIONAL, "test connection answered");
         }
-    }
-
-    private void resetStreak() {
-        failStreak.set(0);
-        AtomicLongArray slots = failingClients;
-        for (int i = 0; i < slots.length(); i++) {
-            slots.set(i, 0);
-        }
-        failingClientCount.set(0);
     }
 
     /**
@@ -412,39 +364,21 @@ public final class RealServer {
             return false;
         }
         failures.increment();
-        long streak = failStreak.incrementAndGet();
-        long distinct = recordFailingClient(clientHash);
+        FailStreak f = streak;
+        long failed = f.addFailure();
+        long distinct = f.addClient(clientHash);
         int numconns = Math.max(c.faildetectNumconns(), 1);
         int numclients = trackedClients(c);
-        if (streak >= numconns || distinct >= numclients) {
+        if (failed >= numconns || distinct >= numclients) {
             failedAtNs = nowNs;
-            String why = streak >= numconns ? "faildetect numconns " + numconns + " reached"
+            String why = failed >= numconns ? "faildetect numconns " + numconns + " reached"
                     : "faildetect numclients " + numclients + " reached";
             if (moveTo(RealState.OPERATIONAL, RealState.FAILED, why)) {
-                resetStreak();
+                streak.reset();
                 return true;
             }
         }
         return false;
-    }
-
-    /** Adds the client to the streak's distinct set; returns the set's size. */
-    private long recordFailingClient(int clientHash) {
-        AtomicLongArray slots = failingClients;
-        long tag = (clientHash & 0xffff_ffffL) | (1L << 32);
-        for (int i = 0; i < slots.length(); i++) {
-            long v = slots.get(i);
-            if (v == tag) {
-                return failingClientCount.get();
-            }
-            if (v == 0 && slots.compareAndSet(i, 0, tag)) {
-                return failingClientCount.incrementAndGet();
-            }
-            if (slots.get(i) == tag) {
-                return failingClientCount.get();
-            }
-        }
-        return failingClientCount.get();
     }
 
     /** Explicit failure (operator, failaction, HA): to FAILED, retry timer (re)started. */
@@ -456,7 +390,7 @@ public final class RealServer {
             }
             failedAtNs = nowNs;
             if (s == RealState.FAILED || moveTo(s, RealState.FAILED, reason)) {
-                resetStreak();
+                streak.reset();
                 return;
             }
         }
@@ -520,11 +454,6 @@ public final class RealServer {
     /** Total failures that counted towards failure detection. */
     public long failures() {
         return failures.sum();
-    }
-
-    /** The clock this real was built with (for callers without their own). */
-    NanoClock clock() {
-        return clock;
     }
 
     @Override
