@@ -1,0 +1,463 @@
+package io.mclb.farm;
+
+import io.mclb.config.RealConfig;
+import io.mclb.time.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runtime state of one real in one farm (IOS SLB {@code real IP [PORT]}, reference section 2.1);
+ * shared by all event loops, lock-free.
+ *
+ * <p>Stored states are {@link RealState#OPERATIONAL}, {@link RealState#FAILED},
+ * {@link RealState#TESTING} and {@link RealState#OUTOFSERVICE}; they change only by CAS through
+ * {@link #moveTo}, which reports each change once. {@link #state()} adds the derived states
+ * PROBE_FAILED, DFP_THROTTLED, MAXCONNS and MAXCLIENTS on top of OPERATIONAL.
+ *
+ * <p>Automatic unfail: a FAILED real whose {@code retry} has elapsed takes exactly one test
+ * connection (FAILED -&gt; TESTING by CAS, so only one loop wins); an answer puts it back to
+ * OPERATIONAL, a failure puts it back to FAILED and restarts the retry timer. A test that sees
+ * neither within another {@code retry} is presumed lost and a new test may be issued, so a real
+ * can never be stuck in TESTING.
+ *
+ * <p>Counters ({@code conns}, {@code clients}) are exact atomics because limits are enforced on
+ * them; totals are {@link LongAdder}s. The distinct-failing-client set is approximate under
+ * concurrent failures (a client may be counted twice in a race); it only decides when to fail.
+ */
+public final class RealServer {
+    private static final Logger LOG = LoggerFactory.getLogger(RealServer.class);
+    private static final long NS_PER_S = 1_000_000_000L;
+    private static final VarHandle STORED;
+
+    static {
+        try {
+            STORED = MethodHandles.lookup().findVarHandle(RealServer.class, "stored", RealState.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Bumped whenever any real's operWeight may have changed; lets predictors cache prefix sums. */
+    private static final AtomicLong WEIGHT_EPOCH = new AtomicLong();
+
+    private final String farmName;
+    private final InetAddress address;
+    private final int port;
+    private final long id;
+    private final String label;
+    /** Unused by the state machine: methods take nowNs so a loop uses one time per packet. */
+    @SuppressWarnings("unused")
+    private final NanoClock clock;
+    private final RealStateListener listener;
+
+    private volatile RealConfig config;
+    /** One of OPERATIONAL, FAILED, TESTING, OUTOFSERVICE; written only by CAS in moveTo. */
+    @SuppressWarnings("unused")
+    private volatile RealState stored;
+    /** When the real last went FAILED (retry timer start). */
+    private volatile long failedAtNs;
+    /** When the outstanding test connection was handed out; CAS-claimed by the test taker. */
+    private final AtomicLong testStartedNs = new AtomicLong();
+    /** -1 = no DFP weight; else 0..65535 overrides the configured weight. */
+    private volatile int dfpWeight = -1;
+    private volatile boolean probeFailed;
+
+    /** Invariant: conns &gt;= 0. */
+    private final AtomicLong conns = new AtomicLong();
+    private final AtomicLong clients = new AtomicLong();
+    private final RateWindow rate = new RateWindow();
+    /** Replaced (not mutated) when numclients changes on reload. */
+    private volatile FailStreak streak;
+    private final LongAdder assignments = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+
+    public RealServer(String farmName, RealConfig config, NanoClock clock, RealStateListener listener) {
+        this.farmName = farmName;
+        this.address = config.address();
+        this.port = config.port();
+        this.id = RealId.of(farmName, address, port);
+        this.label = labelOf(address, port);
+        this.clock = clock;
+        this.listener = listener == null ? RealStateListener.NONE : listener;
+        this.config = config;
+        this.streak = new FailStreak(trackedClients(config));
+        this.stored = config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE;
+    }
+
+    private static String labelOf(InetAddress a, int port) {
+        String ip = a.getHostAddress();
+        if (port == 0) {
+            return ip;
+        }
+        return a instanceof Inet6Address ? "[" + ip + "]:" + port : ip + ":" + port;
+    }
+
+    /** Effective numclients: configured value, or min(numconns, 8) when unset (&lt;= 0). */
+    private static int numClients(RealConfig c) {
+        int n = c.faildetectNumclients();
+        return n > 0 ? n : Math.min(Math.max(c.faildetectNumconns(), 1), 8);
+    }
+
+    private static int trackedClients(RealConfig c) {
+        return Math.min(numClients(c), FailStreak.MAX_TRACKED_CLIENTS);
+    }
+
+    /** Changes whenever any real's operational weight may have changed (for predictor caches). */
+    public static long weightEpoch() {
+        return WEIGHT_EPOCH.get();
+    }
+
+    public String farmName() {
+        return farmName;
+    }
+
+    public InetAddress address() {
+        return address;
+    }
+
+    /** 0 = the virtual server's port. */
+    public int port() {
+        return port;
+    }
+
+    /** {@link RealId#of}(farm, address, port). */
+    public long id() {
+        return id;
+    }
+
+    /** "ip:port", "[v6]:port", or just the address when the port is 0. */
+    public String label() {
+        return label;
+    }
+
+    public RealConfig config() {
+        return config;
+    }
+
+    /**
+     * Reload: keeps state and counters. {@code inservice} turning on moves an OUTOFSERVICE real to
+     * OPERATIONAL; turning off moves any state to OUTOFSERVICE (so "no inservice; inservice" is a
+     * manual unfail, as on IOS).
+     */
+    public void updateConfig(RealConfig c) {
+        if (!c.sameIdentity(config)) {
+            throw new IllegalArgumentException("real " + label + " cannot become " + labelOf(c.address(), c.port()));
+        }
+        RealConfig old = config;
+        if (trackedClients(old) != trackedClients(c)) {
+            streak = new FailStreak(trackedClients(c));
+        }
+        config = c;
+        if (old.weight() != c.weight()) {
+            WEIGHT_EPOCH.incrementAndGet();
+        }
+        if (c.inService() && !old.inService()) {
+            moveTo(RealState.OUTOFSERVICE, RealState.OPERATIONAL, "inservice");
+        } else if (!c.inService()) {
+            RealState s;
+            while ((s = stored()) != RealState.OUTOFSERVICE) {
+                if (moveTo(s, RealState.OUTOFSERVICE, "no inservice")) {
+                    break;
+                }
+            }
+        }
+    }
+
+    private RealState stored() {
+        return (RealState) STORED.getVolatile(this);
+    }
+
+    /** Stored state plus the derived ones; a snapshot, for show commands and metrics. */
+    public RealState state() {
+        RealState s = stored();
+        if (s != RealState.OPERATIONAL) {
+            return s;
+        }
+        if (probeFailed) {
+            return RealState.PROBE_FAILED;
+        }
+        if (dfpWeight == 0) {
+            return RealState.DFP_THROTTLED;
+        }
+        RealConfig c = config;
+        if (conns.get() >= c.maxConns()) {
+            return RealState.MAXCONNS;
+        }
+        if (clients.get() >= c.maxClients()) {
+            return RealState.MAXCLIENTS;
+        }
+        return RealState.OPERATIONAL;
+    }
+
+    /** DFP weight if set (&gt;= 0), else the configured weight. */
+    public int operWeight() {
+        int d = dfpWeight;
+        return d >= 0 ? d : config.weight();
+    }
+
+    /** DFP (or KAL-AP) weight, 0..65535; -1 clears it and the configured weight applies again. */
+    public void setDfpWeight(int w) {
+        if (w < -1 || w > 65535) {
+            throw new IllegalArgumentException("DFP weight " + w + " not in 0..65535 (or -1 to clear)");
+        }
+        RealState before = state();
+        int old = dfpWeight;
+        dfpWeight = w;
+        if (old != w) {
+            WEIGHT_EPOCH.incrementAndGet();
+        }
+        reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
+    }
+
+    /** A health probe failed (true) or recovered (false). */
+    public void setProbeFailed(boolean failed) {
+        RealState before = state();
+        probeFailed = failed;
+        reportDerived(before, failed ? "probe failed" : "probe recovered");
+    }
+
+    /** Reports a change of the DFP/probe derived state (not load-driven ones). */
+    private void reportDerived(RealState before, String reason) {
+        RealState after = state();
+        if (before != after && (isAdminDerived(before) || isAdminDerived(after))) {
+            transition(before, after, reason);
+        }
+    }
+
+    private static boolean isAdminDerived(RealState s) {
+        return s == RealState.PROBE_FAILED || s == RealState.DFP_THROTTLED;
+    }
+
+    private long retryNs() {
+        return config.retrySeconds() * NS_PER_S;
+    }
+
+    /**
+     * Whether the real could take new work now; no side effects. In service, not probe-failed,
+     * weight &gt; 0, conns &lt; maxconns, rate not used up this second, and for a new client
+     * clients &lt; maxclients; or FAILED/TESTING with a test connection due.
+     */
+    public boolean isEligible(long nowNs, boolean newClient) {
+        RealState s = stored();
+        if (s == RealState.OPERATIONAL) {
+            RealConfig c = config;
+            return !probeFailed && operWeight() > 0 && conns.get() < c.maxConns()
+                    && (!newClient || clients.get() < c.maxClients()) && rate.available(c.rate(), nowNs);
+        }
+        return testDue(s, nowNs);
+    }
+
+    private boolean testDue(RealState s, long nowNs) {
+        if (probeFailed || operWeight() <= 0) {
+            return false;
+        }
+        if (s == RealState.FAILED) {
+            return nowNs - failedAtNs >= retryNs();
+        }
+        return s == RealState.TESTING && nowNs - testStartedNs.get() >= retryNs();
+    }
+
+    /**
+     * Atomically claims one new connection. A FAILED real with its retry elapsed is claimed as the
+     * test connection (CAS to TESTING; only one caller wins; limits other than weight do not
+     * apply to the single test). Otherwise counts conns (capped at maxconns) and the rate window.
+     *
+     * @return false if the real cannot take it or another thread won the race
+     */
+    public boolean tryAcquire(long nowNs, boolean newClient) {
+        RealState s = stored();
+        if (s != RealState.OPERATIONAL) {
+            return tryAcquireTest(s, nowNs);
+        }
+        RealConfig c = config;
+        if (probeFailed || operWeight() <= 0 || (newClient && clients.get() >= c.maxClients())) {
+            return false;
+        }
+        long max = c.maxConns();
+        long n;
+        do {
+            n = conns.get();
+            if (n >= max) {
+                return false;
+            }
+        } while (!conns.compareAndSet(n, n + 1));
+        if (!rate.take(c.rate(), nowNs)) {
+            release();
+            return false;
+        }
+        assignments.increment();
+        return true;
+    }
+
+    private boolean tryAcquireTest(RealState s, long nowNs) {
+        if (!testDue(s, nowNs)) {
+            return false;
+        }
+        if (s == RealState.FAILED) {
+            testStartedNs.set(nowNs);
+            if (!moveTo(RealState.FAILED, RealState.TESTING, "retry " + config.retrySeconds() + "s elapsed, test connection")) {
+                return false;
+            }
+        } else {
+            long started = testStartedNs.get();
+            if (nowNs - started < retryNs() || !testStartedNs.compareAndSet(started, nowNs)) {
+                return false;
+            }
+            LOG.info("real {} farm {}: test connection unanswered for {}s, issuing a new one",
+                    label, farmName, config.retrySeconds());
+        }
+        conns.incrementAndGet();
+        assignments.increment();
+        return true;
+    }
+
+    /** A connection, flow or session of this real ended. Never takes conns below 0. */
+    public void release() {
+        long n;
+        do {
+            n = conns.get();
+            if (n <= 0) {
+                return;
+            }
+        } while (!conns.compareAndSet(n, n - 1));
+    }
+
+    /** The real answered: ends the failure streak; a TESTING real goes back to OPERATIONAL. */
+    public void onAnswered(long nowNs) {
+        // Called per answer: write only when there is something to reset.
+        FailStreak f = streak;
+        if (!f.isEmpty()) {
+            f.reset();
+        }
+        if (stored() == RealState.TESTING) {
+            moveTo(RealState.TESTING, RealState.OPERATIONAL, "test connection answered");
+        }
+    }
+
+    /**
+     * An unanswered request or a reassign-worthy answer (in-band failure detection). Ignored when
+     * {@code no faildetect inband}, or when the real is already FAILED or out of service (late
+     * failures of old flows must not restart the retry timer).
+     *
+     * @param clientHash identifies the client, for {@code faildetect numclients}
+     * @return true iff this call moved the real to FAILED
+     */
+    public boolean onFailure(long nowNs, int clientHash) {
+        RealConfig c = config;
+        if (!c.inbandFaildetect()) {
+            return false;
+        }
+        RealState s = stored();
+        if (s == RealState.TESTING) {
+            failures.increment();
+            failedAtNs = nowNs;
+            return moveTo(RealState.TESTING, RealState.FAILED, "test connection failed, retry in " + c.retrySeconds() + "s");
+        }
+        if (s != RealState.OPERATIONAL) {
+            return false;
+        }
+        failures.increment();
+        FailStreak f = streak;
+        long failed = f.addFailure();
+        long distinct = f.addClient(clientHash);
+        int numconns = Math.max(c.faildetectNumconns(), 1);
+        int numclients = trackedClients(c);
+        if (failed >= numconns || distinct >= numclients) {
+            failedAtNs = nowNs;
+            String why = failed >= numconns ? "faildetect numconns " + numconns + " reached"
+                    : "faildetect numclients " + numclients + " reached";
+            if (moveTo(RealState.OPERATIONAL, RealState.FAILED, why)) {
+                streak.reset();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Explicit failure (operator, failaction, HA): to FAILED, retry timer (re)started. */
+    public void fail(long nowNs, String reason) {
+        while (true) {
+            RealState s = stored();
+            if (s == RealState.OUTOFSERVICE) {
+                return;
+            }
+            failedAtNs = nowNs;
+            if (s == RealState.FAILED || moveTo(s, RealState.FAILED, reason)) {
+                streak.reset();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The only way a stored state changes: CAS, then one listener call and one log line.
+     *
+     * @return false if the state was no longer {@code from}
+     */
+    private boolean moveTo(RealState from, RealState to, String reason) {
+        if (!STORED.compareAndSet(this, from, to)) {
+            return false;
+        }
+        transition(from, to, reason);
+        return true;
+    }
+
+    private void transition(RealState from, RealState to, String reason) {
+        LOG.info("real {} farm {}: {} -> {} ({})", label, farmName, from, to, reason);
+        try {
+            listener.onTransition(this, from, to, reason);
+        } catch (RuntimeException e) {
+            LOG.warn("real {} farm {}: state listener failed", label, farmName, e);
+        }
+    }
+
+    public long activeConnections() {
+        return conns.get();
+    }
+
+    public long clients() {
+        return clients.get();
+    }
+
+    public void clientAdded() {
+        clients.incrementAndGet();
+    }
+
+    /** Never takes the count below 0. */
+    public void clientRemoved() {
+        long n;
+        do {
+            n = clients.get();
+            if (n <= 0) {
+                return;
+            }
+        } while (!clients.compareAndSet(n, n - 1));
+    }
+
+    /** Sets the sticky-client count, e.g. after counting a persisted sticky table at start. */
+    public void setClients(long n) {
+        clients.set(Math.max(0, n));
+    }
+
+    /** Total successful acquires (including test connections). */
+    public long assignments() {
+        return assignments.sum();
+    }
+
+    /** Total failures that counted towards failure detection. */
+    public long failures() {
+        return failures.sum();
+    }
+
+    @Override
+    public String toString() {
+        return "real " + label + " (" + farmName + ", " + state() + ")";
+    }
+}
