@@ -52,7 +52,7 @@ public final class VserverMetrics implements AutoCloseable {
                 .description("Messages mclb answered itself").tag("vserver", vserver).register(registry));
         upstreamLatency = keep(Timer.builder(MetricNames.UPSTREAM_LATENCY)
                 .description("Time from forwarding a request to the real's answer").tag("vserver", vserver)
-                .serviceLevelObjectives(Duration.ofMicros(100), Duration.ofMicros(250), Duration.ofMicros(500),
+                .serviceLevelObjectives(Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000),
                         Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
                         Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
                         Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
