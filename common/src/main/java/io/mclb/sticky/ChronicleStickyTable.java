@@ -1,8 +1,11 @@
 package io.mclb.sticky;
 
 import io.mclb.sticky.StickyChangeListener.RemoveReason;
+import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
 import net.openhft.chronicle.map.MapSegmentContext;
 
 import java.util.ArrayList;
@@ -62,16 +65,22 @@ public final class ChronicleStickyTable implements StickyTable {
         }
     }
 
-    /** Allocates nothing: Chronicle reads the key from {@code key.bytes()} and fills {@code out.bytes()}. */
+    /**
+     * Allocates nothing once the calling thread has used this {@code key} object before: the query
+     * context is Chronicle's per-thread reusable one, the key is read through a per-thread view of
+     * {@code key.bytes()} and the value copied into {@code out.bytes()} under the segment's read
+     * lock. ({@code getUsing(byte[], byte[])} wraps the key array in a new reference-counted
+     * {@code HeapBytesStore} on every call: about 190 bytes per lookup.)
+     */
     @Override
     public boolean get(StickyKey key, StickyValue out, long nowEpochMillis) {
-        byte[] got = map.getUsing(key.bytes(), out.bytes());
-        if (got == null) {
-            return false;
-        }
-        if (got != out.bytes()) {
-            // Chronicle reuses a same-sized array; this only guards against a future change of that
-            out.copyFrom(got);
+        BytesStore<?, ?> keyBytes = KEY_VIEW.get().of(key.bytes());
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(keyBytes, 0, StickyKey.SIZE)) {
+            MapEntry<byte[], byte[]> entry = c.entry();
+            if (entry == null) {
+                return false;
+            }
+            read(entry.value(), out.bytes());
         }
         return !out.expiredAt(nowEpochMillis);
     }
@@ -208,6 +217,25 @@ public final class ChronicleStickyTable implements StickyTable {
     private void adjust(int code, int delta) {
         if (code >= 0 && code < KIND_CODES) {
             counts[code].add(delta);
+        }
+    }
+
+    /**
+     * The last key array a thread looked up, wrapped once: event loops reuse one {@link StickyKey},
+     * so the wrapper is created once per loop, not per lookup. A view, so refilling the key is seen.
+     */
+    private static final ThreadLocal<KeyView> KEY_VIEW = ThreadLocal.withInitial(KeyView::new);
+
+    private static final class KeyView {
+        private byte[] array;
+        private BytesStore<?, ?> view;
+
+        BytesStore<?, ?> of(byte[] keyArray) {
+            if (keyArray != array) {
+                array = keyArray;
+                view = BytesStore.wrap(keyArray);
+            }
+            return view;
         }
     }
 
