@@ -1,0 +1,245 @@
+package io.mclb.sticky;
+
+import io.mclb.sticky.StickyChangeListener.RemoveReason;
+import net.openhft.chronicle.bytes.BytesStore;
+import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
+import net.openhft.chronicle.map.MapSegmentContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiPredicate;
+
+/**
+ * The sticky table on a persisted Chronicle Map of 20-byte keys ({@link StickyKey}) to 16-byte
+ * values ({@link StickyValue}). Open one with {@link StickyTables#open}, which also guards the
+ * data directory and recovers after a crash.
+ *
+ * <p>Thread-safe: every operation is one atomic Chronicle Map operation on one key (its segment
+ * lock), except the whole-table walks, which go segment by segment and are therefore not a
+ * snapshot of the whole table.
+ *
+ * <p>Invariant: {@code counts[code]} equals the number of stored keys whose first byte is
+ * {@code code}. It is set by one scan when opened and then moved only by a put that found no
+ * previous value (+1) or a removal that found one (-1); Chronicle returns the previous value
+ * atomically with the change, so concurrent puts and removes of one key keep it exact.
+ *
+ * <p>Listeners are called on the thread that made the change, after the change, outside any
+ * segment lock (so they may read the table).
+ */
+public final class ChronicleStickyTable implements StickyTable {
+    private static final int KIND_CODES = 8;
+
+    private final ChronicleMap<byte[], byte[]> map;
+    private final LongAdder[] counts = new LongAdder[KIND_CODES];
+    private final List<StickyChangeListener> listeners = new CopyOnWriteArrayList<>();
+    private final Runnable afterClose;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * @param map        an open map of {@link StickyKey#SIZE}-byte keys to {@link StickyValue#SIZE}-byte values
+     * @param afterClose run once after the map is closed (marker removal, lock release)
+     */
+    ChronicleStickyTable(ChronicleMap<byte[], byte[]> map, Runnable afterClose) {
+        this.map = map;
+        this.afterClose = afterClose;
+        for (int i = 0; i < KIND_CODES; i++) {
+            counts[i] = new LongAdder();
+        }
+        countExisting();
+    }
+
+    private void countExisting() {
+        for (int s = 0; s < map.segments(); s++) {
+            try (MapSegmentContext<byte[], byte[], ?> c = map.segmentContext(s)) {
+                c.forEachSegmentEntry(e -> {
+                    Data<byte[]> k = e.key();
+                    adjust(k.bytes().readByte(k.offset()), 1);
+                });
+            }
+        }
+    }
+
+    /**
+     * Allocates nothing once the calling thread has used this {@code key} object before: the query
+     * context is Chronicle's per-thread reusable one, the key is read through a per-thread view of
+     * {@code key.bytes()} and the value copied into {@code out.bytes()} under the segment's read
+     * lock. ({@code getUsing(byte[], byte[])} wraps the key array in a new reference-counted
+     * {@code HeapBytesStore} on every call: about 190 bytes per lookup.)
+     */
+    @Override
+    public boolean get(StickyKey key, StickyValue out, long nowEpochMillis) {
+        BytesStore<?, ?> keyBytes = KEY_VIEW.get().of(key.bytes());
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(keyBytes, 0, StickyKey.SIZE)) {
+            MapEntry<byte[], byte[]> entry = c.entry();
+            if (entry == null) {
+                return false;
+            }
+            read(entry.value(), out.bytes());
+        }
+        return !out.expiredAt(nowEpochMillis);
+    }
+
+    /** {@inheritDoc} Listeners get {@code previous} as stored, even if it had expired unswept. */
+    @Override
+    public void put(StickyKey key, StickyValue value) {
+        byte[] previous = map.put(key.bytes(), value.bytes());
+        if (previous == null) {
+            adjust(key.bytes()[0], 1);
+        }
+        for (StickyChangeListener l : listeners) {
+            l.onPut(key.bytes(), value.bytes(), previous);
+        }
+    }
+
+    @Override
+    public boolean remove(StickyKey key, RemoveReason reason) {
+        byte[] previous = map.remove(key.bytes());
+        if (previous == null) {
+            return false;
+        }
+        adjust(key.bytes()[0], -1);
+        for (StickyChangeListener l : listeners) {
+            l.onRemove(key.bytes(), previous, reason);
+        }
+        return true;
+    }
+
+    /**
+     * {@inheritDoc} The predicate runs under a segment lock: it must be quick and must not call
+     * this table; the key and value it sees are reused between calls (copy what you keep).
+     */
+    @Override
+    public int removeIf(BiPredicate<StickyKey, StickyValue> which, RemoveReason reason) {
+        StickyKey k = new StickyKey();
+        StickyValue v = new StickyValue();
+        List<byte[]> removed = new ArrayList<>();
+        int total = 0;
+        for (int s = 0; s < map.segments(); s++) {
+            removed.clear();
+            try (MapSegmentContext<byte[], byte[], ?> c = map.segmentContext(s)) {
+                c.forEachSegmentEntry(e -> {
+                    read(e.key(), k.bytes());
+                    read(e.value(), v.bytes());
+                    if (which.test(k, v)) {
+                        e.doRemove();
+                        removed.add(k.bytes().clone());
+                        removed.add(v.bytes().clone());
+                    }
+                });
+            }
+            // published after the segment lock is released, so listeners may use the table
+            for (int i = 0; i < removed.size(); i += 2) {
+                byte[] key = removed.get(i);
+                adjust(key[0], -1);
+                for (StickyChangeListener l : listeners) {
+                    l.onRemove(key, removed.get(i + 1), reason);
+                }
+            }
+            total += removed.size() / 2;
+        }
+        return total;
+    }
+
+    @Override
+    public int expire(long nowEpochMillis) {
+        return removeIf((k, v) -> v.expiredAt(nowEpochMillis), RemoveReason.EXPIRED);
+    }
+
+    /** {@inheritDoc} Copies one segment at a time, then visits it outside the lock. */
+    @Override
+    public void forEach(BiPredicate<StickyKey, StickyValue> visitor) {
+        List<StickyKey> keys = new ArrayList<>();
+        List<StickyValue> values = new ArrayList<>();
+        for (int s = 0; s < map.segments(); s++) {
+            keys.clear();
+            values.clear();
+            try (MapSegmentContext<byte[], byte[], ?> c = map.segmentContext(s)) {
+                c.forEachSegmentEntry(e -> {
+                    StickyKey k = new StickyKey();
+                    StickyValue v = new StickyValue();
+                    read(e.key(), k.bytes());
+                    read(e.value(), v.bytes());
+                    keys.add(k);
+                    values.add(v);
+                });
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                if (!visitor.test(keys.get(i), values.get(i))) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public long size() {
+        return map.longSize();
+    }
+
+    @Override
+    public long size(StickyKind kind) {
+        return counts[kind.code()].sum();
+    }
+
+    @Override
+    public void addListener(StickyChangeListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeListener(StickyChangeListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Off-heap bytes Chronicle has in use (for reports, not a resident-memory figure). */
+    public long offHeapMemoryUsed() {
+        return map.offHeapMemoryUsed();
+    }
+
+    /** Idempotent. Closes the map (its data is in the mapped file) and then releases the data directory. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                map.close();
+            } finally {
+                afterClose.run();
+            }
+        }
+    }
+
+    private void adjust(int code, int delta) {
+        if (code >= 0 && code < KIND_CODES) {
+            counts[code].add(delta);
+        }
+    }
+
+    /**
+     * The last key array a thread looked up, wrapped once: event loops reuse one {@link StickyKey},
+     * so the wrapper is created once per loop, not per lookup. A view, so refilling the key is seen.
+     */
+    private static final ThreadLocal<KeyView> KEY_VIEW = ThreadLocal.withInitial(KeyView::new);
+
+    private static final class KeyView {
+        private byte[] array;
+        private BytesStore<?, ?> view;
+
+        BytesStore<?, ?> of(byte[] keyArray) {
+            if (keyArray != array) {
+                array = keyArray;
+                view = BytesStore.wrap(keyArray);
+            }
+            return view;
+        }
+    }
+
+    private static void read(Data<byte[]> data, byte[] into) {
+        data.bytes().read(data.offset(), into, 0, into.length);
+    }
+}

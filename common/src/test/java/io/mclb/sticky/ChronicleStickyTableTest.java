@@ -1,0 +1,247 @@
+package io.mclb.sticky;
+
+import io.mclb.sticky.StickyChangeListener.RemoveReason;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ChronicleStickyTableTest {
+    private static final long NOW_MS = 1_700_000_000_000L;
+    private static final long NOW_S = NOW_MS / 1000;
+
+    @TempDir
+    Path dir;
+    private ChronicleStickyTable table;
+    private final RecordingListener events = new RecordingListener();
+
+    @BeforeEach
+    void open() {
+        table = StickyTables.open(dir, 10_000);
+        table.addListener(events);
+    }
+
+    @AfterEach
+    void close() {
+        table.close();
+    }
+
+    static StickyKey imsi(String digits) {
+        return new StickyKey().set(StickyKind.GTP_IMSI, 1, digits.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    static StickyValue value(long realId, long expiresS) {
+        return new StickyValue().set(realId, NOW_S, expiresS);
+    }
+
+    @Test
+    void putThenGetReturnsTheValueUntilItExpires() {
+        table.put(imsi("262010000000001"), value(42, NOW_S + 60));
+        StickyValue out = new StickyValue();
+
+        assertThat(table.get(imsi("262010000000001"), out, NOW_MS)).isTrue();
+        assertThat(out.realId()).isEqualTo(42);
+        assertThat(out.expiresEpochSeconds()).isEqualTo(NOW_S + 60);
+        assertThat(table.get(imsi("262010000000001"), out, (NOW_S + 59) * 1000 + 999)).isTrue();
+        assertThat(table.get(imsi("262010000000001"), out, (NOW_S + 60) * 1000)).as("expired = absent").isFalse();
+        assertThat(table.get(imsi("262010000000002"), out, NOW_MS)).isFalse();
+    }
+
+    @Test
+    void putOfAnExistingKeyReplacesItAndCountsOnce() {
+        table.put(imsi("1"), value(1, NOW_S + 60));
+        table.put(imsi("1"), value(2, NOW_S + 90));
+        StickyValue out = new StickyValue();
+
+        assertThat(table.get(imsi("1"), out, NOW_MS)).isTrue();
+        assertThat(out.realId()).isEqualTo(2);
+        assertThat(table.size()).isEqualTo(1);
+        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(events.log).containsExactly("put 1 prev=null", "put 2 prev=1");
+    }
+
+    @Test
+    void removePublishesAndReportsPresence() {
+        table.put(imsi("1"), value(7, NOW_S + 60));
+
+        assertThat(table.remove(imsi("1"), RemoveReason.DELETED)).isTrue();
+        assertThat(table.remove(imsi("1"), RemoveReason.DELETED)).isFalse();
+        assertThat(table.get(imsi("1"), new StickyValue(), NOW_MS)).isFalse();
+        assertThat(table.size(StickyKind.GTP_IMSI)).isZero();
+        assertThat(events.log).containsExactly("put 7 prev=null", "remove 7 DELETED");
+    }
+
+    @Test
+    void countsArePerKind() {
+        StickyKey ip = new StickyKey().setClientIp(0, new byte[] {10, 0, 0, 1}, 32);
+        StickyKey user = new StickyKey().set(StickyKind.RADIUS_USERNAME, 0, "alice".getBytes(StandardCharsets.US_ASCII));
+        table.put(ip, value(1, NOW_S + 60));
+        table.put(user, value(1, NOW_S + 60));
+        table.put(imsi("1"), value(1, NOW_S + 60));
+        table.put(imsi("2"), value(1, NOW_S + 60));
+        table.remove(imsi("2"), RemoveReason.DELETED);
+
+        assertThat(table.size()).isEqualTo(3);
+        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(table.size(StickyKind.CLIENT_IP)).isEqualTo(1);
+        assertThat(table.size(StickyKind.RADIUS_USERNAME)).isEqualTo(1);
+        assertThat(table.size(StickyKind.ASN_MSID)).isZero();
+    }
+
+    @Test
+    void removeIfRemovesOnlySelectedEntriesAndPublishesEach() {
+        for (int i = 0; i < 1000; i++) {
+            table.put(imsi(Integer.toString(i)), value(i % 3, NOW_S + 60));
+        }
+        events.log.clear();
+
+        int removed = table.removeIf((k, v) -> v.realId() == 0, RemoveReason.PURGED);
+
+        assertThat(removed).isEqualTo(334);
+        assertThat(table.size()).isEqualTo(666);
+        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(666);
+        assertThat(events.log).hasSize(334).allMatch(e -> e.equals("remove 0 PURGED"));
+        assertThat(table.get(imsi("0"), new StickyValue(), NOW_MS)).isFalse();
+        assertThat(table.get(imsi("1"), new StickyValue(), NOW_MS)).isTrue();
+    }
+
+    @Test
+    void expireRemovesEntriesExpiredAtTheGivenTime() {
+        table.put(imsi("old"), value(1, NOW_S + 10));
+        table.put(imsi("new"), value(2, NOW_S + 100));
+
+        assertThat(table.expire(NOW_MS)).isZero();
+        assertThat(table.expire((NOW_S + 10) * 1000)).isEqualTo(1);
+
+        assertThat(table.size()).isEqualTo(1);
+        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(events.log).endsWith("remove 1 EXPIRED");
+    }
+
+    @Test
+    void forEachVisitsCopiesUntilTheVisitorStops() {
+        for (int i = 0; i < 100; i++) {
+            table.put(imsi(Integer.toString(i)), value(i, NOW_S + 60));
+        }
+        List<StickyKey> kept = new ArrayList<>();
+        table.forEach((k, v) -> kept.add(k) || true);
+        assertThat(kept).hasSize(100);
+        assertThat(kept.stream().map(StickyKey::toString).distinct()).hasSize(100);
+
+        int[] visits = {0};
+        table.forEach((k, v) -> ++visits[0] < 5);
+        assertThat(visits[0]).isEqualTo(5);
+    }
+
+    @Test
+    void listenersMayUseTheTableAndCanBeRemoved() {
+        StickyValue seen = new StickyValue();
+        boolean[] found = {false};
+        StickyChangeListener reader = new StickyChangeListener() {
+            @Override
+            public void onPut(byte[] key, byte[] value, byte[] previous) {
+                found[0] = table.get(new StickyKey().copyFrom(key), seen, NOW_MS);
+            }
+
+            @Override
+            public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+            }
+        };
+        table.addListener(reader);
+        table.put(imsi("1"), value(5, NOW_S + 60));
+        assertThat(found[0]).isTrue();
+        assertThat(seen.realId()).isEqualTo(5);
+
+        table.removeListener(reader);
+        table.removeListener(events);
+        table.put(imsi("2"), value(6, NOW_S + 60));
+        assertThat(seen.realId()).isEqualTo(5);
+        assertThat(events.log).containsExactly("put 5 prev=null");
+    }
+
+    @Test
+    void getAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        StickyKey key = imsi("262010000000001");
+        table.put(key, value(9, NOW_S + 60));
+        StickyValue out = new StickyValue();
+        for (int i = 0; i < 100_000; i++) { // warm up: contexts are created per thread on first use
+            table.get(key, out, NOW_MS);
+        }
+        long tid = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        boolean hit = true;
+        for (int i = 0; i < 10_000; i++) {
+            hit &= table.get(key, out, NOW_MS);
+        }
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+
+        assertThat(hit).isTrue();
+        // a few hundred bytes of measurement noise, far below one object per call
+        assertThat(allocated).isLessThan(10_000);
+    }
+
+    @Test
+    void entriesSurviveCloseAndReopenWithCounts() {
+        for (int i = 0; i < 500; i++) {
+            table.put(imsi(Integer.toString(i)), value(i, NOW_S + 60));
+        }
+        table.put(new StickyKey().setClientIp(0, new byte[] {10, 0, 0, 1}, 32), value(1, NOW_S + 60));
+        table.close();
+        assertThat(dir.resolve(StickyTables.DIRTY_MARKER)).doesNotExist();
+
+        table = StickyTables.open(dir, 10_000);
+
+        assertThat(table.size()).isEqualTo(501);
+        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(500);
+        assertThat(table.size(StickyKind.CLIENT_IP)).isEqualTo(1);
+        StickyValue out = new StickyValue();
+        assertThat(table.get(imsi("321"), out, NOW_MS)).isTrue();
+        assertThat(out.realId()).isEqualTo(321);
+    }
+
+    @Test
+    void aSecondOpenOfTheSameDataDirectoryFails() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StickyTables.open(dir, 10_000))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("data directory " + dir + " is in use by another mclb process");
+        assertThat(dir.resolve(StickyTables.DIRTY_MARKER)).as("the failed open leaves the owner's marker").exists();
+        table.put(imsi("1"), value(1, NOW_S + 60));
+        assertThat(table.size()).isEqualTo(1);
+    }
+
+    @Test
+    void closeIsIdempotentAndReleasesTheDirectory() {
+        table.close();
+        table.close();
+        table = StickyTables.open(dir, 10_000);
+        assertThat(dir.resolve(StickyTables.DIRTY_MARKER)).exists();
+    }
+
+    /** Records events as "put REAL prev=REAL|null" and "remove REAL REASON". */
+    static final class RecordingListener implements StickyChangeListener {
+        final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void onPut(byte[] key, byte[] value, byte[] previous) {
+            log.add("put " + real(value) + " prev=" + (previous == null ? "null" : real(previous)));
+        }
+
+        @Override
+        public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+            log.add("remove " + real(value) + " " + reason);
+        }
+
+        private static long real(byte[] value) {
+            return new StickyValue().copyFrom(value).realId();
+        }
+    }
+}
