@@ -1,6 +1,5 @@
 package io.mclb.cli;
 
-import io.mclb.admin.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -62,7 +61,4 @@ public final class ReloadCommand implements Callable<Integer> {
         return out;
     }
 
-    static String unused() {
-        return Json.write(java.util.List.of());
-    }
 }
