@@ -109,6 +109,29 @@ final class Args {
 
     /** The address as a literal, never a host name. */
     static String text(InetAddress a) {
-        return a.getHostAddress();
+        String s = a.getHostAddress();
+        if (!(a instanceof java.net.Inet6Address) || s.indexOf('%') >= 0) {
+            return s;
+        }
+        // RFC 5952: the longest run (two or more) of zero groups becomes "::"
+        String[] g = s.split(":");
+        int bestAt = -1;
+        int bestLen = 1;
+        for (int i = 0; i < g.length; i++) {
+            int j = i;
+            while (j < g.length && g[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+        }
+        if (bestAt < 0) {
+            return s;
+        }
+        String head = String.join(":", java.util.Arrays.copyOfRange(g, 0, bestAt));
+        String tail = String.join(":", java.util.Arrays.copyOfRange(g, bestAt + bestLen, g.length));
+        return head + "::" + tail;
     }
 }

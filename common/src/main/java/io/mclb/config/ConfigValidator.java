@@ -87,10 +87,10 @@ public final class ConfigValidator {
                     sink.error(v.source(), object + ": no virtual line, add 'virtual IP udp PORT'");
                 }
             } else {
-                String key = v.address().getHostAddress() + " " + v.port();
+                String key = Args.text(v.address()) + " " + v.port();
                 VirtualServerConfig other = listeners.putIfAbsent(key, v);
                 if (other != null) {
-                    sink.error(index.at(object, "virtual", v.source()), "virtual " + v.address().getHostAddress()
+                    sink.error(index.at(object, "virtual", v.source()), "virtual " + Args.text(v.address())
                             + " udp " + v.port() + ": already used by vserver " + other.name());
                 }
             }
@@ -135,6 +135,6 @@ public final class ConfigValidator {
     }
 
     static String realName(RealConfig r) {
-        return r.address().getHostAddress() + (r.port() == 0 ? "" : " " + r.port());
+        return Args.text(r.address()) + (r.port() == 0 ? "" : " " + r.port());
     }
 }
