@@ -91,10 +91,10 @@ final class ParseContext {
             }
         }
         if (ignored(block, l)) {
-            warnings.add(ConfigError.warning(at(l), "ignored '" + l.text() + "': not used by mclb"));
+            warnings.add(ConfigError.warning(at(l), "ignored '" + redacted(l) + "': not used by mclb"));
             return null;
         }
-        error(l, "unknown command '" + l.text() + "'" + where);
+        error(l, "unknown command '" + redacted(l) + "'" + where);
         return null;
     }
 
@@ -128,6 +128,24 @@ final class ParseContext {
             case SERVERFARM -> IGNORED_FARM.contains(k);
             case REAL -> false;
         };
+    }
+
+    /**
+     * The line for a message, with the value after {@code password}, {@code secret} or {@code key}
+     * (and its IOS {@code 0|7} type word) masked: unknown lines are echoed, secrets never are.
+     */
+    static String redacted(Tokenizer.Line l) {
+        List<String> out = new ArrayList<>(l.tokens());
+        for (int i = 0; i < out.size() - 1; i++) {
+            String k = out.get(i).toLowerCase(Locale.ROOT);
+            if (k.equals("password") || k.equals("secret") || k.equals("key")) {
+                boolean typed = (out.get(i + 1).equals("0") || out.get(i + 1).equals("7")) && i + 2 < out.size();
+                int v = typed ? i + 2 : i + 1;
+                out.set(v, "***");
+                i = v;
+            }
+        }
+        return String.join(" ", out);
     }
 
     /** Reports sub-lines under a line that opens no block. */

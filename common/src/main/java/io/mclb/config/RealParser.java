@@ -131,7 +131,7 @@ final class RealParser {
             if (!a.get(3).equalsIgnoreCase("numclients")) {
                 throw new BadLine("faildetect numconns " + n + ": unexpected '" + a.get(3) + "', allowed numclients M");
             }
-            m = Args.integer(a, 4, "numclients", 1, n);
+            m = Args.integer(a, 4, "faildetect numconns " + n + " numclients", 1, n);
             Args.end(a, 4, "faildetect numconns " + n + " numclients " + m);
         }
         numconns = n;

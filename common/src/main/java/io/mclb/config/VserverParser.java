@@ -128,6 +128,9 @@ final class VserverParser {
         }
         if (l.is(i, "udp")) {
             i++;
+        } else if (i < t.size() && Args.parseAddress(t.get(i)) != null) {
+            throw new BadLine("virtual " + t.get(1) + " " + t.get(i)
+                    + ": network virtual servers are not supported, give one address and a port");
         }
         if (l.is(i, "any") || (i < t.size() && t.get(i).matches("0+"))) {
             throw new BadLine("virtual " + t.get(1) + " port " + t.get(i)
@@ -177,7 +180,10 @@ final class VserverParser {
         String b = null;
         boolean bs = false;
         if (t.size() > 2) {
-            if (!l.is(2, "backup") || t.size() < 4) {
+            if (l.is(2, "backup") && t.size() == 3) {
+                throw new BadLine("serverfarm " + t.get(1) + " backup: missing backup server farm name");
+            }
+            if (!l.is(2, "backup")) {
                 throw new BadLine("serverfarm " + t.get(1) + ": unexpected '" + String.join(" ", t.subList(2, t.size()))
                         + "', allowed backup NAME [sticky]");
             }
