@@ -164,6 +164,15 @@ class ConfigParserTest {
     }
 
     @Test
+    void maxconnsStickyOverrideIsAcceptedWithAWarningBecauseTheModelHasNoPlaceForIt() throws Exception {
+        MclbConfig c = parse("ip slb serverfarm F\n real 10.0.0.1\n  maxconns 100 sticky-override\n");
+
+        assertThat(c.farms().get("F").reals().get(0).maxConns()).isEqualTo(100);
+        assertThat(c.warnings()).extracting(ConfigError::toString).containsExactly(
+                "t.cfg:3: warning: ignored 'sticky-override': mclb applies maxconns to sticky clients too");
+    }
+
+    @Test
     void anExtensionClaimTakesPrecedenceOverTheIgnoreList() throws Exception {
         ConfigSyntax timers = new ConfigSyntax() {
             @Override
