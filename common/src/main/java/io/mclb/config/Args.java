@@ -1,0 +1,137 @@
+package io.mclb.config;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+/**
+ * Reads typed arguments out of a line's tokens. Every failure is a {@link BadLine} whose message
+ * names the offending value and what is allowed, e.g. {@code weight 70000: out of range, allowed 0..65535}.
+ */
+final class Args {
+
+    private Args() {
+    }
+
+    /** Token {@code i} as a number in {@code min..max}; {@code label} names it (usually the keyword). */
+    static long number(List<String> t, int i, String label, long min, long max) throws BadLine {
+        String allowed = "allowed " + min + ".." + max;
+        if (i >= t.size()) {
+            throw new BadLine(label + ": missing value, " + allowed);
+        }
+        String s = t.get(i);
+        if (!s.matches("[0-9]{1,19}")) {
+            throw new BadLine(label + " " + s + ": not a number, " + allowed);
+        }
+        long v;
+        try {
+            v = Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            v = Long.MAX_VALUE;
+        }
+        if (v < min || v > max) {
+            throw new BadLine(label + " " + s + ": out of range, " + allowed);
+        }
+        return v;
+    }
+
+    static int integer(List<String> t, int i, String label, int min, int max) throws BadLine {
+        return (int) number(t, i, label, min, max);
+    }
+
+    /** Token {@code i} as an IPv4 or IPv6 literal; never a host name, so parsing never touches DNS. */
+    static InetAddress address(List<String> t, int i, String label) throws BadLine {
+        if (i >= t.size()) {
+            throw new BadLine(label + ": missing IP address (IPv4 or IPv6)");
+        }
+        InetAddress a = parseAddress(t.get(i));
+        if (a == null) {
+            throw new BadLine(label + " " + t.get(i) + ": not an IP address (IPv4 or IPv6)");
+        }
+        return a;
+    }
+
+    /** An IPv4 dotted quad or an IPv6 literal, else null. */
+    static InetAddress parseAddress(String s) {
+        boolean v4 = s.matches("(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+        boolean v6 = s.indexOf(':') >= 0 && s.matches("[0-9A-Fa-f:.]+");
+        if (!v4 && !v6) {
+            return null;
+        }
+        try {
+            // a literal of only hex digits, colons and dots is never resolved through DNS
+            return InetAddress.getByName(s);
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A network mask as a prefix length: a contiguous dotted IPv4 mask ({@code 255.255.255.0}) or
+     * {@code /N}; {@code maxPrefix} is 32 for IPv4 and 128 for IPv6.
+     */
+    static int prefix(String s, String label, int maxPrefix) throws BadLine {
+        if (s.startsWith("/")) {
+            if (!s.matches("/[0-9]{1,3}") || Integer.parseInt(s.substring(1)) > maxPrefix) {
+                throw new BadLine(label + " " + s + ": not a prefix length, allowed /0../" + maxPrefix);
+            }
+            return Integer.parseInt(s.substring(1));
+        }
+        InetAddress a = s.indexOf(':') < 0 ? parseAddress(s) : null;
+        if (a == null) {
+            throw new BadLine(label + " " + s + ": not a network mask, allowed a dotted IPv4 mask or /prefix");
+        }
+        byte[] b = a.getAddress();
+        long bits = ((b[0] & 0xffL) << 24) | ((b[1] & 0xffL) << 16) | ((b[2] & 0xffL) << 8) | (b[3] & 0xffL);
+        int len = Long.numberOfLeadingZeros(~bits & 0xffff_ffffL) - 32;
+        long contiguous = len == 0 ? 0 : (0xffff_ffffL << (32 - len)) & 0xffff_ffffL;
+        if (bits != contiguous) {
+            throw new BadLine(label + " " + s + ": not a contiguous network mask, allowed e.g. 255.255.255.0 or /24");
+        }
+        if (len > maxPrefix) {
+            throw new BadLine(label + " " + s + ": longer than the address, allowed /0../" + maxPrefix);
+        }
+        return len;
+    }
+
+    /** The dotted form of an IPv4 prefix length, as IOS writes masks. */
+    static String dottedMask(int prefix) {
+        long bits = prefix == 0 ? 0 : (0xffff_ffffL << (32 - prefix)) & 0xffff_ffffL;
+        return ((bits >> 24) & 0xff) + "." + ((bits >> 16) & 0xff) + "." + ((bits >> 8) & 0xff) + "." + (bits & 0xff);
+    }
+
+    /** Fails when the line has tokens after index {@code last}. */
+    static void end(List<String> t, int last, String label) throws BadLine {
+        if (t.size() > last + 1) {
+            throw new BadLine(label + ": unexpected '" + String.join(" ", t.subList(last + 1, t.size())) + "'");
+        }
+    }
+
+    /** The address as a literal, never a host name. */
+    static String text(InetAddress a) {
+        String s = a.getHostAddress();
+        if (!(a instanceof java.net.Inet6Address) || s.indexOf('%') >= 0) {
+            return s;
+        }
+        // RFC 5952: the longest run (two or more) of zero groups becomes "::"
+        String[] g = s.split(":");
+        int bestAt = -1;
+        int bestLen = 1;
+        for (int i = 0; i < g.length; i++) {
+            int j = i;
+            while (j < g.length && g[j].equals("0")) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+        }
+        if (bestAt < 0) {
+            return s;
+        }
+        String head = String.join(":", java.util.Arrays.copyOfRange(g, 0, bestAt));
+        String tail = String.join(":", java.util.Arrays.copyOfRange(g, bestAt + bestLen, g.length));
+        return head + "::" + tail;
+    }
+}
