@@ -49,7 +49,7 @@ public final class UdpTrafficGenerator implements AutoCloseable {
                            long maxMicros, boolean sending) {
     }
 
-    private final Builder config;
+    private final Settings config;
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final List<GeneratorFlow> flows = new ArrayList<>();
@@ -64,12 +64,12 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, false);
     private volatile boolean closed;
 
-    private UdpTrafficGenerator(Builder config) {
+    private UdpTrafficGenerator(Settings config) {
         this.config = config;
         this.group = UdpTransport.newSingleThreadGroup();
         this.loop = group.next();
-        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs), 3);
-        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs);
+        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
     }
 
     /** A new builder; {@link Builder#target} is required. */
@@ -86,18 +86,18 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         if (!flows.isEmpty() || closed) {
             throw new IllegalStateException("already started");
         }
-        int slots = GeneratorFlow.slotsFor(config.windowPerFlow);
+        int slots = GeneratorFlow.slotsFor(config.windowPerFlow());
         try {
-            for (int i = 0; i < config.flows; i++) {
-                GeneratorFlow flow = new GeneratorFlow(this, config.requestBytes, slots);
+            for (int i = 0; i < config.flows(); i++) {
+                GeneratorFlow flow = new GeneratorFlow(this, config.requestBytes(), slots);
                 Channel channel = new Bootstrap()
                         .group(loop)
-                        .channelFactory(UdpTransport.channelFactory(config.target.getAddress()))
+                        .channelFactory(UdpTransport.channelFactory(config.target().getAddress()))
                         .option(ChannelOption.SO_RCVBUF, UdpTransport.SOCKET_BUFFER_BYTES)
                         .option(ChannelOption.SO_SNDBUF, UdpTransport.SOCKET_BUFFER_BYTES)
                         .handler(flow)
-                        .localAddress(new InetSocketAddress(config.source, 0))
-                        .connect(config.target)
+                        .localAddress(new InetSocketAddress(sourceOf(i), 0))
+                        .connect(config.target())
                         .syncUninterruptibly()
                         .channel();
                 flow.attach(channel);
@@ -105,11 +105,11 @@ public final class UdpTrafficGenerator implements AutoCloseable {
             }
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
             close();
-            throw new IllegalStateException("cannot open generator flows from " + config.source, e);
+            throw new IllegalStateException("cannot open generator flows from " + config.source(), e);
         }
         runOnLoop(this::startOnLoop);
-        LOG.info("traffic generator: {} flows {} -> {}, {}", config.flows, config.source, config.target,
-                config.ratePerSecond > 0 ? config.ratePerSecond + " req/s" : "closed loop, window " + config.windowPerFlow);
+        LOG.info("traffic generator: {} flows {} -> {}, {}", config.flows(), config.source(), config.target(),
+                config.ratePerSecond() > 0 ? config.ratePerSecond() + " req/s" : "closed loop, window " + config.windowPerFlow());
         return this;
     }
 
@@ -167,6 +167,21 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
     }
 
+    /** Flow {@code i}'s source IP: the i-th (mod sourceCount) address counting up from {@code source}. */
+    private InetAddress sourceOf(int flow) {
+        int offset = flow % config.sourceCount();
+        if (offset == 0) {
+            return config.source();
+        }
+        byte[] ip = config.source().getAddress();
+        int value = ((ip[0] & 0xff) << 24 | (ip[1] & 0xff) << 16 | (ip[2] & 0xff) << 8 | (ip[3] & 0xff)) + offset;
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // cannot happen for a 4-byte address
+        }
+    }
+
     private void runOnLoop(Runnable task) {
         if (!loop.isShuttingDown()) {
             loop.execute(task);
@@ -176,12 +191,12 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     private void startOnLoop() {
         startNanos = System.nanoTime();
         sending = true;
-        if (config.maxDuration != null) {
+        if (config.maxDuration() != null) {
             loop.schedule(() -> {
                 sending = false;
-            }, config.maxDuration.toNanos(), TimeUnit.NANOSECONDS);
+            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
         }
-        if (config.ratePerSecond == 0) {
+        if (config.ratePerSecond() == 0) {
             for (GeneratorFlow flow : flows) {
                 flow.fillWindow(startNanos);
             }
@@ -195,11 +210,11 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         for (GeneratorFlow flow : flows) {
             flow.expire(now);
         }
-        if (!sending || config.ratePerSecond == 0) {
+        if (!sending || config.ratePerSecond() == 0) {
             return;
         }
-        long due = (now - startNanos) / 1_000 * config.ratePerSecond / 1_000_000 - pacedSent;
-        long cap = Math.max(1, config.ratePerSecond * MAX_CATCH_UP_TICKS / 1_000);
+        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
+        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
         if (due > cap) {
             // Behind schedule after a stall: forget the missed sends instead of firing one burst.
             pacedSent += due - cap;
@@ -244,11 +259,11 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     }
 
     boolean closedLoop() {
-        return config.ratePerSecond == 0;
+        return config.ratePerSecond() == 0;
     }
 
     int windowPerFlow() {
-        return config.windowPerFlow;
+        return config.windowPerFlow();
     }
 
     long timeoutNanos() {
@@ -260,10 +275,16 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
     }
 
+    /** What a builder held when {@link Builder#build()} ran: later builder changes do not leak in. */
+    private record Settings(InetSocketAddress target, InetAddress source, int sourceCount, int flows, long ratePerSecond,
+                            int windowPerFlow, long timeoutMs, int requestBytes, Duration maxDuration) {
+    }
+
     /** Settings; the defaults make a gentle generator: 4 flows, 100 req/s, 1 s timeout. */
     public static final class Builder {
         private InetSocketAddress target;
         private InetAddress source = InetAddress.getLoopbackAddress();
+        private int sourceCount = 1;
         private int flows = 4;
         private long ratePerSecond = 100;
         private int windowPerFlow = 64;
@@ -283,6 +304,16 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         /** Source IP of every flow (ports are ephemeral); default the loopback address. */
         public Builder source(InetAddress source) {
             this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /**
+         * Spread the flows round robin over this many consecutive source IPs starting at
+         * {@link #source} (e.g. 127.0.1.1 and 64: 64 distinct "peers" for a source-hashing
+         * balancer); IPv4 only when above 1; default 1.
+         */
+        public Builder sourceCount(int sourceCount) {
+            this.sourceCount = requireRange("sourceCount", sourceCount, 1, 65_536);
             return this;
         }
 
@@ -330,7 +361,11 @@ public final class UdpTrafficGenerator implements AutoCloseable {
             if (target == null) {
                 throw new IllegalStateException("target is required");
             }
-            return new UdpTrafficGenerator(this);
+            if (sourceCount > 1 && !(source instanceof java.net.Inet4Address)) {
+                throw new IllegalStateException("sourceCount > 1 needs an IPv4 source: " + source);
+            }
+            return new UdpTrafficGenerator(new Settings(target, source, sourceCount, flows, ratePerSecond, windowPerFlow,
+                    timeoutMs, requestBytes, maxDuration));
         }
 
         /** Builds and {@linkplain UdpTrafficGenerator#start() starts}. */

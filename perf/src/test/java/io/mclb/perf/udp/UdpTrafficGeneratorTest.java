@@ -37,8 +37,8 @@ class UdpTrafficGeneratorTest {
             await().atMost(SETTLE).until(generator::isDone);
             UdpTrafficGenerator.Snapshot s = generator.snapshot();
 
-            // 2000/s for 0.5 s, give or take the scheduler: the rate is honoured, not exceeded.
-            assertThat(s.sent()).isBetween(500L, 1_100L);
+            // 2000/s for 0.5 s: never more; fewer only if a loaded machine stalled the loop (missed sends are skipped).
+            assertThat(s.sent()).isBetween(100L, 1_010L);
             assertThat(s.answered()).isEqualTo(s.sent());
             assertThat(s.lost()).isZero();
             assertThat(s.inFlight()).isZero();
@@ -48,6 +48,28 @@ class UdpTrafficGeneratorTest {
             assertThat(farm.received(0)).isEqualTo(s.sent());
             assertThat(farm.received(1)).isZero();
         }
+    }
+
+    @Test
+    void flowsSpreadOverConsecutiveSourceAddresses() throws Exception {
+        java.util.Set<InetAddress> senders = new java.util.HashSet<>();
+        try (java.net.DatagramSocket sink = new java.net.DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
+             UdpTrafficGenerator generator = UdpTrafficGenerator.builder()
+                     .target((InetSocketAddress) sink.getLocalSocketAddress())
+                     .source(InetAddress.getByName("127.0.0.1")).sourceCount(3)
+                     .flows(6).ratePerSecond(600).timeoutMs(1_000).maxDuration(Duration.ofSeconds(5))
+                     .start()) {
+            sink.setSoTimeout(2_000);
+            java.net.DatagramPacket request = new java.net.DatagramPacket(new byte[128], 128);
+            for (int i = 0; i < 60; i++) {
+                sink.receive(request);
+                senders.add(request.getAddress());
+            }
+        }
+        assertThat(senders).containsExactlyInAnyOrder(InetAddress.getByName("127.0.0.1"),
+                InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.3"));
+        assertThatThrownBy(() -> UdpTrafficGenerator.builder().target(farm.boundAddresses().get(0))
+                .source(InetAddress.getByName("::1")).sourceCount(2).build()).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
