@@ -69,7 +69,7 @@ stop_group() { # $1 = pgid: TERM, wait up to 5 s, then KILL
 }
 stop_all() {
   local g
-  for g in "${PGIDS[@]}"; do stop_group "$g"; done
+  for g in "${PGIDS[@]}"; do [ -n "$g" ] && stop_group "$g"; done
   PGIDS=()
 }
 on_exit() { stop_all; rm -rf "$WORK"; }
@@ -92,6 +92,9 @@ group_ticks() {
   done
   echo $t
 }
+
+# a child we have not reaped yet is a zombie: kill -0 would still succeed
+alive() { [ -r /proc/"$1"/stat ] && [ "$(awk '{print $3}' /proc/"$1"/stat)" != Z ]; }
 
 vip_bound() { ss -Hlun "src $VIP_IP:$VIP_PORT" 2>/dev/null | grep -q .; }
 
@@ -161,8 +164,11 @@ start_target() {
   local t=0 max=50   # tenths of a second: 5 s for the C tools and nginx
   [ "$1" = mclb ] && max=$((MCLB_STARTUP_S * 10))
   until vip_bound; do
-    if ! kill -0 "$LB_PGID" 2>/dev/null || [ $t -ge $max ]; then
-      echo "$1 did not bind $VIP_IP:$VIP_PORT within $((max / 10)) s (log: $OUT/$1.log), skipping $1" >&2
+    local why=""
+    alive "$LB_PGID" || why="exited before binding"
+    [ -z "$why" ] && [ $t -ge $max ] && why="did not bind within $((max / 10)) s"
+    if [ -n "$why" ]; then
+      echo "$1 $why $VIP_IP:$VIP_PORT (log: $OUT/$1.log: $(tail -c 200 "$OUT/$1.log" | tr '\n' ' ')), skipping $1" >&2
       stop_group "$LB_PGID"; PGIDS=("${FARM_PGIDS[@]}"); LB_PGID=""
       return 1
     fi
@@ -177,11 +183,14 @@ run_load() {
   if [ "$kind" = closed ]; then lf="-w $WINDOW"; else lf="-r $OPEN_RATE"; fi
   t0=$(date +%s.%N); c0=$(group_ticks "$LB_PGID")
   # shellcheck disable=SC2086
-  line=$(taskset -c "$CLIENT_CPU" "$BIN/loadgen" -t "$VIP_IP:$VIP_PORT" $lf $LGFLAGS -d "$DUR" -W "$WARM" -L "$tgt" \
-           2>>"$OUT/loadgen.err" | grep '^RESULT')
+  start "$CLIENT_CPU" "$OUT/loadgen-$tgt-$kind.log" "$BIN/loadgen" -t "$VIP_IP:$VIP_PORT" $lf $LGFLAGS -d "$DUR" -W "$WARM" -L "$tgt"
+  local lg=$LAST
+  wait "$lg"
+  PGIDS=("${PGIDS[@]/$lg}")
+  line=$(grep '^RESULT' "$OUT/loadgen-$tgt-$kind.log")
   t1=$(date +%s.%N); c1=$(group_ticks "$LB_PGID")
   cpu=$(awk -v a="$c0" -v b="$c1" -v t0="$t0" -v t1="$t1" -v hz="$HZ" 'BEGIN{printf "%.0f", 100*(b-a)/hz/(t1-t0)}')
-  if [ -z "$line" ]; then echo "loadgen produced no RESULT for $tgt $kind (see $OUT/loadgen.err)" >&2; return; fi
+  if [ -z "$line" ]; then echo "loadgen produced no RESULT for $tgt $kind (see $OUT/loadgen-$tgt-$kind.log)" >&2; return; fi
   echo "$line config=$tgt load=$kind lb_cpu_pct=$cpu" | tee -a "$RES"
 }
 
