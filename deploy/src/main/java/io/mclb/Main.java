@@ -23,6 +23,21 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Main()).execute(args));
+        CommandLine cli = new CommandLine(new Main());
+        // operators get one line naming the problem, not a stack trace (the log has the detail)
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            StringBuilder msg = new StringBuilder("mclb: ").append(e.getMessage() == null ? e.toString() : e.getMessage());
+            for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+                if (c.getMessage() != null && !msg.toString().contains(c.getMessage())) {
+                    msg.append(": ").append(c.getMessage());
+                }
+            }
+            cmd.getErr().println(msg);
+            if (Boolean.getBoolean("mclb.debug")) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 2;
+        });
+        System.exit(cli.execute(args));
     }
 }
