@@ -41,19 +41,27 @@ public record VirtualServerConfig(String name, InetAddress address, int port, St
                 && RealConfig.sameLines(extensions, o.extensions);
     }
 
-    /** Whether a client address may use this virtual server: IOS semantics, first matching rule wins. */
+    /**
+     * Whether a client address may use this virtual server. The most specific matching rule
+     * decides (longest prefix), so {@code client 10.0.0.0 255.0.0.0} plus
+     * {@code client 10.1.2.3 255.255.255.255 exclude} refuses exactly that host whatever the line
+     * order. An address no rule matches is admitted only when there are no include rules.
+     */
     public boolean admits(byte[] client) {
         if (clients.isEmpty()) {
             return true;
         }
         boolean anyInclude = false;
+        ClientRule best = null;
         for (ClientRule r : clients) {
-            if (r.matches(client)) {
-                return !r.exclude();
-            }
             anyInclude |= !r.exclude();
+            if (r.matches(client) && (best == null || r.prefixLength() > best.prefixLength())) {
+                best = r;
+            }
         }
-        // only exclude rules: everyone else is admitted; any include rule: unlisted clients are refused
+        if (best != null) {
+            return !best.exclude();
+        }
         return !anyInclude;
     }
 }

@@ -63,6 +63,7 @@ public final class VserverMetrics implements AutoCloseable {
         drop(DropReason.CLIENT_NOT_ALLOWED);
         drop(DropReason.NO_REAL_AVAILABLE);
         drop(DropReason.UNKNOWN_RESPONSE);
+        reassignment("unanswered");
     }
 
     public String vserver() {
@@ -94,9 +95,13 @@ public final class VserverMetrics implements AutoCloseable {
     }
 
     public void countReassignment(String reason) {
-        reassignments.computeIfAbsent(reason, r -> keep(Counter.builder(MetricNames.REASSIGNMENTS)
+        reassignment(reason).increment();
+    }
+
+    private Counter reassignment(String reason) {
+        return reassignments.computeIfAbsent(reason, r -> keep(Counter.builder(MetricNames.REASSIGNMENTS)
                 .description("Flows or requests moved to another real").tag("vserver", vserver)
-                .tag("reason", r).register(registry))).increment();
+                .tag("reason", r).register(registry)));
     }
 
     /** A per-real request counter for this virtual server; resolve once per (vserver, real). */
