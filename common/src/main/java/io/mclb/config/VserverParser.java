@@ -210,7 +210,7 @@ final class VserverParser {
         String mask = null;
         for (int i = 2; i < t.size(); i += 2) {
             if (l.is(i, "group")) {
-                group = Args.integer(t, i + 1, "sticky " + seconds + " group", 0, 65535);
+                group = Args.integer(t, i + 1, "sticky " + seconds + " group", 0, 32767);
             } else if (l.is(i, "netmask")) {
                 if (i + 1 >= t.size()) {
                     throw new BadLine("sticky " + seconds + " netmask: missing mask, allowed a dotted IPv4 mask or /prefix");

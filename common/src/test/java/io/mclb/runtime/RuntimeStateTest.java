@@ -134,6 +134,29 @@ class RuntimeStateTest {
     }
 
     @Test
+    void virtualServersInOneStickyGroupShareOneTable() throws Exception {
+        reals();
+        int port2;
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
+            port2 = s.getLocalPort();
+        }
+        String cfg = config(1, " sticky 300 group 7\n")
+                + "ip slb vserver V2\n virtual 127.0.0.100 udp " + port2 + "\n serverfarm F\n sticky 300 group 7\n inservice\n";
+        try (MclbRuntime rt = start(cfg)) {
+            for (String c : List.of("127.0.0.41", "127.0.0.42", "127.0.0.43", "127.0.0.44")) {
+                long beforeA = a.received();
+                assertThat(FakeUdpReal.exchange(client(c), new byte[] {1}, vip(), 2000)).isNotNull();
+                boolean onA = a.received() > beforeA;
+                beforeA = a.received();
+                assertThat(FakeUdpReal.exchange(client(c), new byte[] {1}, new InetSocketAddress("127.0.0.100", port2),
+                        2000)).isNotNull();
+                assertThat(a.received() > beforeA).as("client %s on the second vserver", c).isEqualTo(onA);
+            }
+            assertThat(rt.stickyTable().size(StickyKind.CLIENT_IP)).as("one entry per client, shared").isEqualTo(4);
+        }
+    }
+
+    @Test
     void aReloadThatMovesTheVirtualServerRebindsIt() throws Exception {
         reals();
         try (MclbRuntime rt = start(config(8, ""))) {
