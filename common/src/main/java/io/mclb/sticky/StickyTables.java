@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>If an existing file cannot be opened or recovered, it is moved aside to
  * {@code sticky.dat.broken-<epochMillis>} and an empty table is created (ERROR is logged):
- * balancing without stickiness beats not starting.
+ * balancing without stickiness beats not starting. Known cost: Chronicle waits 60 s for a file
+ * whose header was never completed (e.g. zeroed, or a crash during its very first creation)
+ * before giving up or recovering it as empty; such a start is slow but not stuck.
  */
 public final class StickyTables {
     public static final String DATA_FILE = "sticky.dat";
@@ -91,7 +93,7 @@ public final class StickyTables {
         Path capacityFile = dataDir.resolve(CAPACITY_FILE);
         if (Files.exists(file)) {
             try {
-                ChronicleMap<byte[], byte[]> map = dirty ? recover(file) : builder(capacity).createPersistedTo(file.toFile());
+                ChronicleMap<byte[], byte[]> map = dirty ? recover(file, capacity) : builder(capacity).createPersistedTo(file.toFile());
                 logCapacity(capacityFile, capacity, file);
                 return map;
             } catch (IOException | RuntimeException e) {
@@ -106,10 +108,11 @@ public final class StickyTables {
         return map;
     }
 
-    private static ChronicleMap<byte[], byte[]> recover(Path file) throws IOException {
+    private static ChronicleMap<byte[], byte[]> recover(Path file, long capacity) throws IOException {
         AtomicInteger corruptions = new AtomicInteger();
-        // the builder's sizing is ignored by recovery when the file header is intact
-        ChronicleMap<byte[], byte[]> map = builder(1).recoverPersistedTo(file.toFile(), true, c -> {
+        // recovery keeps the file's own sizing when its header is intact and falls back to the
+        // builder's when the header is destroyed, so the builder must be the real one
+        ChronicleMap<byte[], byte[]> map = builder(capacity).recoverPersistedTo(file.toFile(), true, c -> {
             corruptions.incrementAndGet();
             LOG.debug("sticky recovery, segment {}: {}", c.segmentIndex(), c.message());
         });
