@@ -16,6 +16,8 @@ final class Flow {
     long lastSeenNs;
     /** datagrams forwarded to the real since its last answer (reassign / in-band failure input) */
     int unanswered;
+    /** when the oldest datagram still without an answer was forwarded */
+    long unansweredSinceNs;
     /** the sticky key bytes, when the virtual server is sticky, to extend the entry when the flow ends */
     byte[] stickyKey;
     io.micrometer.core.instrument.Counter realRequests;

@@ -31,12 +31,15 @@ import java.util.concurrent.TimeUnit;
  * sends every datagram of a flow to the same listener socket, hence to the same relay, so the
  * flow table needs no locks. The first datagram of a flow picks a real (sticky entry, predictor,
  * backup farm); later ones follow it. Answers from the real go back from the virtual address.
- * A flow that has sent {@code reassign} datagrams without an answer charges its real a failure
- * (in-band failure detection) and moves to another real. Flows silent for {@code idle} seconds are
+ * A flow that has sent {@code reassign} datagrams and heard nothing back for
+ * {@link #UNANSWERED_NS} charges its real a failure (in-band failure detection) and moves to
+ * another real: both conditions, because a busy flow always has several datagrams in flight. Flows silent for {@code idle} seconds are
  * forgotten. Everything here runs on {@link #loop}; datagrams never throw out of it.
  */
 public final class FlowRelay extends ChannelInboundHandlerAdapter implements Relay {
     private static final Logger LOG = LoggerFactory.getLogger(FlowRelay.class);
+    /** Silence after which a flow's unanswered datagrams count as a failure of its real. */
+    static final long UNANSWERED_NS = 2_000_000_000L;
 
     private final VirtualServer vs;
     private final EventLoop loop;
@@ -117,14 +120,17 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
                 drop(packet, DropReason.NO_REAL_AVAILABLE);
                 return;
             }
-        } else if (flow.unanswered >= flow.real.config().reassign() && flow.real.config().inbandFaildetect()) {
+        } else if (flow.unanswered >= flow.real.config().reassign() && nowNs - flow.unansweredSinceNs >= UNANSWERED_NS
+                && flow.real.config().inbandFaildetect()) {
             if (!reassign(s, flow, nowNs)) {
                 drop(packet, DropReason.NO_REAL_AVAILABLE);
                 return;
             }
         }
         flow.lastSeenNs = nowNs;
-        flow.unanswered++;
+        if (flow.unanswered++ == 0) {
+            flow.unansweredSinceNs = nowNs;
+        }
         flow.realRequests.increment();
         if (flow.upstream.send(new DatagramPacket(content, flow.target))) {
             if (flow.upstream.ready()) {
