@@ -1,0 +1,118 @@
+package io.mclb.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mclb.Main;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code mclb check} through the real command line (picocli), as an operator runs it: the exit
+ * code and the {@code file:line: message} lines are the contract (DESIGN section 5).
+ */
+class CheckCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream savedOut;
+    private PrintStream savedErr;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void capture() {
+        savedOut = System.out;
+        savedErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(savedOut);
+        System.setErr(savedErr);
+    }
+
+    @Test
+    void exampleConfigurationIsValid() {
+        // surefire runs in the module directory, where the shipped examples live
+        int rc = new CommandLine(new Main()).execute("check", "-c", "examples/udp-echo.cfg");
+
+        assertThat(rc).as("stderr: %s", err).isZero();
+        assertThat(stdout()).isEqualTo("examples/udp-echo.cfg: OK (1 server farm(s), 1 virtual server(s))\n");
+        assertThat(stderr()).isEmpty();
+    }
+
+    @Test
+    void everyBadLineIsReportedWithFileAndLineAndExitIsOne() throws Exception {
+        Path bad = tmp.resolve("bad.cfg");
+        Files.writeString(bad, String.join("\n",
+                "! three bad lines",
+                "mclb admin 127.0.0.1 99999",
+                "ip slb serverfarm F",
+                " real 10.0.0.1 2123",
+                "  weight 70000",
+                "  inservice",
+                " predictor fastest",
+                "ip slb vserver V",
+                " virtual 10.0.0.100 udp 2123",
+                " serverfarm F",
+                " inservice", ""));
+
+        int rc = new CommandLine(new Main()).execute("check", "-c", bad.toString());
+
+        assertThat(rc).isEqualTo(1);
+        assertThat(stdout()).isEmpty();
+        assertThat(stderr().lines()).containsExactly(
+                bad + ":2: mclb admin 127.0.0.1 port 99999: out of range, allowed 1..65535",
+                bad + ":5: weight 70000: out of range, allowed 0..65535",
+                bad + ":7: predictor fastest: unknown algorithm, allowed roundrobin, leastconns, route-map NAME",
+                bad + ": 3 error(s)");
+    }
+
+    @Test
+    void ignoredIosLineIsAWarningNotAnError() throws Exception {
+        Path cfg = tmp.resolve("ios.cfg");
+        Files.writeString(cfg, String.join("\n",
+                "ip slb serverfarm F",
+                " real 10.0.0.1 2123",
+                "  inservice",
+                " nat server",
+                "ip slb vserver V",
+                " virtual 10.0.0.100 udp 2123",
+                " serverfarm F",
+                " inservice", ""));
+
+        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+
+        assertThat(rc).as("stderr: %s", err).isZero();
+        assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb");
+        assertThat(stdout()).isEqualTo(cfg + ": OK (1 server farm(s), 1 virtual server(s), 1 warning(s))\n");
+    }
+
+    @Test
+    void missingFileExitsOne() {
+        Path none = tmp.resolve("absent.cfg");
+
+        int rc = new CommandLine(new Main()).execute("check", "-c", none.toString());
+
+        assertThat(rc).isEqualTo(1);
+        assertThat(stderr().lines()).containsExactly(none + ": no such file");
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}
