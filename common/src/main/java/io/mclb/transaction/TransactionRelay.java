@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class TransactionRelay extends ChannelInboundHandlerAdapter implements Relay {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionRelay.class);
     private static final long AGE_PERIOD_MS = 50;
+    /** Declared once: {@link DropReason#of} is for start-up, not per datagram. */
+    static final DropReason REJECTED_BY_INSPECTOR = DropReason.of("rejected_by_inspector");
 
     private final VirtualServer vs;
     private final EventLoop loop;
@@ -55,6 +57,8 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private boolean vipDirty;
     private boolean upstreamDirty;
     private boolean warnedInternal;
+    /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
+    private long publishedTransactions;
 
     /**
      * Binds this loop's upstream socket (call from outside the loop, at start).
@@ -113,6 +117,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             upstream.flush();
         }
         flushVip();
+        publishTransactions();
+    }
+
+    /** One shared atomic add per read batch or ageing tick, not per datagram. */
+    private void publishTransactions() {
+        long n = table.size();
+        if (n != publishedTransactions) {
+            vs.transactionsActive().addAndGet(n - publishedTransactions);
+            publishedTransactions = n;
+        }
     }
 
     @Override
@@ -303,7 +317,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 forward(packet, tx);
             }
             case REASSIGN -> reassignOnAnswer(packet, tx, nowNs);
-            default -> drop(packet, DropReason.of("rejected_by_inspector"));
+            default -> drop(packet, REJECTED_BY_INSPECTOR);
         }
     }
 
@@ -359,6 +373,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 }
                 tx.releaseCopy();
             }
+            publishTransactions();
         } catch (Throwable t) {
             internalError(t);
         }
@@ -387,6 +402,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             }
             tx.releaseCopy();
         }
+        publishTransactions();
         upstream.close();
         if (vip != null) {
             vip.close();
@@ -436,6 +452,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 upstreamDirty = false;
                 upstream.flush();
             }
+            publishTransactions();
         }
 
         @Override
