@@ -24,7 +24,8 @@ import java.util.List;
  * type: 1 request, 2 response, 3 local echo request (mclb answers), 4 reject
  * </pre>
  *
- * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION.
+ * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION, one
+ * starting with {@link #DROP_FLAG} DROP.
  */
 public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     public static final String SERVICE = "test-id";
@@ -33,6 +34,7 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     public static final int LOCAL_ECHO = 3;
     public static final int REJECT = 4;
     public static final byte SESSION_FLAG = 'S';
+    public static final byte DROP_FLAG = 'D';
     public static final int STICKY_GROUP = 1;
 
     private final long requestTimeoutMs;
@@ -139,8 +141,9 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
                 return ResponseVerdict.REASSIGN;
             }
             int p = payloadOffset(d);
-            boolean session = p > 0 && d.readableBytes() > p && d.getByte(d.readerIndex() + p) == SESSION_FLAG;
-            return session ? ResponseVerdict.FORWARD_SESSION : ResponseVerdict.FORWARD;
+            byte flag = p > 0 && d.readableBytes() > p ? d.getByte(d.readerIndex() + p) : 0;
+            return flag == SESSION_FLAG ? ResponseVerdict.FORWARD_SESSION
+                    : flag == DROP_FLAG ? ResponseVerdict.DROP : ResponseVerdict.FORWARD;
         }
     }
 }

@@ -139,6 +139,11 @@ final class RelayHarness implements AutoCloseable {
         return c == null ? 0 : c.count();
     }
 
+    double gauge(String name) {
+        var g = runtime.registry().find(name).tag("vserver", VSERVER).gauge();
+        return g == null ? Double.NaN : g.value();
+    }
+
     double drops(String reason) {
         return counter("mclb.drops", "reason", reason);
     }

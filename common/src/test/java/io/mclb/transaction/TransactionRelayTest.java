@@ -163,6 +163,27 @@ class TransactionRelayTest {
         assertEquals(all.get(0).id(), all.get(1).id(), "the retransmission keeps its upstream id");
         assertEquals(1, h.counter("mclb.retransmissions"));
         assertEquals(2, h.counter("mclb.responses"));
+
+        // once it has aged out, the same id is a new request; an answered one never counts as a timeout
+        assertEquals(1, h.gauge("mclb.transactions.active"), "the answered transaction lingers");
+        h.clock.advanceMillis(RelayHarness.REQUEST_TIMEOUT_MS);
+        await().atMost(WAIT).until(() -> h.gauge("mclb.transactions.active") == 0);
+        h.send(c, request(42, "new"));
+        assertEquals("new", h.receive(c).payload());
+        assertEquals(1, h.counter("mclb.retransmissions"), "after ageing the same id is a new request");
+        assertEquals(0, h.counter("mclb.request.timeouts"));
+        assertEquals(0, h.real(0).activeConnections() + h.real(1).activeConnections());
+    }
+
+    @Test
+    void answerJudgedDropIsNotForwarded() throws Exception {
+        h = new RelayHarness(dataDir, 1);
+        DatagramSocket c = h.client();
+        h.send(c, request(3, "Drop-me"));
+        await().atMost(WAIT).until(() -> h.drops("rejected_by_inspector") == 1);
+        h.send(c, request(4, "keep"));
+        assertEquals("keep", h.receive(c).payload());
+        assertEquals(1, h.counter("mclb.responses"));
     }
 
     private static boolean noDatagram(DatagramSocket c) throws java.io.IOException {
