@@ -220,17 +220,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         RealServer r = tx.real;
         if (!tx.answered && tx.retransmissions >= r.config().reassign() && r.config().inbandFaildetect()) {
             r.onFailure(nowNs, tx.client.hashCode());
+            tx.retransmissions = 0;
             RealServer next = moveToAnother(s, tx, nowNs);
-            if (next == null) {
-                drop(packet, DropReason.NO_REAL_AVAILABLE);
+            if (next != null) {
+                vs.metrics().countReassignment("unanswered");
+                if (!send(tx, next, packet.content(), nowNs)) {
+                    drop(packet, DropReason.ID_SPACE_EXHAUSTED);
+                }
                 return;
             }
-            vs.metrics().countReassignment("unanswered");
-            tx.retransmissions = 0;
-            if (!send(tx, next, packet.content(), nowNs)) {
-                drop(packet, DropReason.ID_SPACE_EXHAUSTED);
-            }
-            return;
+            // no other real can take it: the retransmission still goes to this one, same id
         }
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = packet.content();
@@ -241,24 +240,28 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         upstreamDirty = true;
     }
 
-    /** Releases the transaction's real and acquires another; the old upstream id is retired. */
+    /**
+     * Acquires another real, then releases the transaction's real and retires its upstream id.
+     * When no other real can take it, returns null and leaves the transaction as it was (its
+     * real, hold and upstream id).
+     */
     private RealServer moveToAnother(VserverSnapshot s, Transaction tx, long nowNs) {
         RealServer old = tx.real;
-        table.removeUpstream(tx);
-        if (tx.holdsReal) {
-            old.release();
-            tx.holdsReal = false;
-        }
         StickyKey k = null;
         if (tx.stickyKey != null) {
             k = key.copyFrom(tx.stickyKey);
         }
         RealServer next = assigner.assign(s, k, tx.stickySeconds, old, nowNs, clock.epochMillis(),
                 k != null && !tx.stickyOnAnswer);
-        if (next != null) {
-            tx.holdsReal = true;
-            tx.reassignments++;
+        if (next == null) {
+            return null;
         }
+        table.removeUpstream(tx);
+        if (tx.holdsReal) {
+            old.release();
+        }
+        tx.holdsReal = true;
+        tx.reassignments++;
         return next;
     }
 
@@ -324,7 +327,6 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private void reassignOnAnswer(DatagramPacket packet, Transaction tx, long nowNs) {
         packet.release(); // the reject never reaches the client
         tx.real.onFailure(nowNs, tx.client.hashCode());
-        vs.metrics().countReassignment("cause");
         VserverSnapshot s = vs.snapshot();
         RealServer next = tx.requestCopy == null || tx.reassignments >= s.farm().reals().length - 1 ? null
                 : moveToAnother(s, tx, nowNs);
@@ -339,6 +341,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             tx.releaseCopy();
             return;
         }
+        vs.metrics().countReassignment("cause");
         ByteBuf copy = tx.requestCopy.retainedDuplicate();
         if (!send(tx, next, copy, nowNs)) {
             copy.release();
