@@ -84,6 +84,31 @@ class TransactionFailoverTest {
     }
 
     @Test
+    void retransmissionsStillReachTheOnlyRealWhenThereIsNoneToMoveTo() throws Exception {
+        h = new RelayHarness(dataDir, 1, "reassign 2");
+        FakeReal only = h.reals.get(0);
+        only.mode(FakeReal.Mode.SILENT);
+        DatagramSocket c = h.client();
+        for (int copy = 1; copy <= 5; copy++) {
+            h.send(c, request(0x77, "again"));
+            int expected = copy;
+            await().atMost(WAIT).until(() -> only.count() == expected);
+        }
+        List<FakeReal.Seen> seen = only.seen();
+        for (FakeReal.Seen s : seen) {
+            assertEquals(seen.get(0).id(), s.id(), "every copy keeps the one upstream id");
+        }
+        assertEquals(0, h.drops("no_real_available"));
+        assertEquals(2, h.real(0).failures(), "one failure per 'reassign' unanswered retransmissions");
+        assertEquals(0, h.counter("mclb.reassignments", "reason", "unanswered"));
+
+        only.mode(FakeReal.Mode.ANSWER);
+        h.send(c, request(0x77, "again"));
+        assertEquals(0x77, h.receive(c).id());
+        assertEquals(0, h.real(0).activeConnections(), "the answered request released its hold");
+    }
+
+    @Test
     void unansweredRequestsTimeOutAndFailTheReal() throws Exception {
         h = new RelayHarness(dataDir, 2, "faildetect numconns 2");
         FakeReal silent = h.reals.get(0);
@@ -163,6 +188,7 @@ class TransactionFailoverTest {
         assertEquals(1, h.reals.get(0).count());
         assertEquals(1, h.reals.get(1).count());
         assertEquals(0, h.real(0).activeConnections() + h.real(1).activeConnections());
+        assertEquals(1, h.counter("mclb.reassignments", "reason", "cause"), "counts moves, not rejects");
     }
 
     @Test
