@@ -218,6 +218,30 @@ class TransactionFailoverTest {
     }
 
     @Test
+    void aRejectRepointsTheStickyEntryToTheRealThatAnswered() throws Exception {
+        h = new RelayHarness(dataDir, 2);
+        FakeReal rejecting = h.reals.get(0);
+        rejecting.mode(FakeReal.Mode.REJECT);
+        String key = null;
+        for (int k = 0; key == null; k++) {
+            assertTrue(k < 10, "round robin never chose the rejecting real");
+            int before = rejecting.count();
+            DatagramSocket c = h.client();
+            h.send(c, RelayHarness.datagram(EchoIdService.REQUEST, k, "erin" + k, "x"));
+            assertEquals(EchoIdService.RESPONSE, h.receive(c).type());
+            key = rejecting.count() > before ? "erin" + k : null;
+        }
+        assertEquals(h.real(1).id(), stickyReal(key), "the entry follows the request to the real that answered");
+        int rejects = rejecting.count();
+        for (int i = 0; i < 5; i++) {
+            DatagramSocket c = h.client();
+            h.send(c, RelayHarness.datagram(EchoIdService.REQUEST, i, key, "x"));
+            assertEquals(EchoIdService.RESPONSE, h.receive(c).type());
+        }
+        assertEquals(rejects, rejecting.count());
+    }
+
+    @Test
     void stickyOnAnswerIsWrittenOnlyWhenTheSessionIsAccepted() throws Exception {
         h = new RelayHarness(dataDir, 2);
         h.service.stickyOnAnswer = true;
