@@ -366,7 +366,8 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 table.removeOldest();
                 if (!tx.answered) {
                     vs.metrics().requestTimeouts.increment();
-                    if (tx.real != null) {
+                    // only a real that had the whole timeout is charged: not one the request moved to late
+                    if (tx.real != null && nowNs - tx.sentNs >= timeoutNs) {
                         tx.real.onFailure(nowNs, tx.client.hashCode());
                     }
                 }
