@@ -84,6 +84,27 @@ class TransactionFailoverTest {
     }
 
     @Test
+    void aRealThatGotTheRequestLateIsNotChargedWhenItTimesOut() throws Exception {
+        h = new RelayHarness(dataDir, 2, "reassign 2");
+        h.reals.forEach(r -> r.mode(FakeReal.Mode.SILENT));
+        DatagramSocket c = h.client();
+        h.send(c, request(5, "late"));
+        await().atMost(WAIT).until(() -> realThatGot(0, 0) >= 0);
+        int first = realThatGot(0, 0);
+        FakeReal second = h.reals.get(1 - first);
+        h.clock.advanceMillis(RelayHarness.REQUEST_TIMEOUT_MS - 50);
+        h.send(c, request(5, "late"));
+        h.send(c, request(5, "late"));
+        await().atMost(WAIT).until(() -> second.count() == 1);
+        assertEquals(1, h.real(first).failures());
+
+        h.clock.advanceMillis(60); // the request's timeout, but only 60 ms after the second real got it
+        await().atMost(WAIT).until(() -> h.counter("mclb.request.timeouts") == 1);
+        assertEquals(0, h.real(1 - first).failures(), "60 ms is not a fair chance to answer");
+        assertEquals(0, h.real(0).activeConnections() + h.real(1).activeConnections());
+    }
+
+    @Test
     void retransmissionsStillReachTheOnlyRealWhenThereIsNoneToMoveTo() throws Exception {
         h = new RelayHarness(dataDir, 1, "reassign 2");
         FakeReal only = h.reals.get(0);
