@@ -21,7 +21,8 @@ import java.util.List;
  * +--------+--------+--------+----------+----------------+---------+
  * | type   | id (16 bit, BE)  | stickyLen| sticky bytes   | payload |
  * +--------+--------+--------+----------+----------------+---------+
- * type: 1 request, 2 response, 3 local echo request (mclb answers), 4 reject
+ * type: 1 request, 2 response, 3 local echo request (mclb answers), 4 reject,
+ *       5 follow-up request (the sticky bytes are the 8-byte id of the real it belongs to)
  * </pre>
  *
  * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION, one
@@ -33,6 +34,7 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     public static final int RESPONSE = 2;
     public static final int LOCAL_ECHO = 3;
     public static final int REJECT = 4;
+    public static final int FOLLOW_UP = 5;
     public static final byte SESSION_FLAG = 'S';
     public static final byte DROP_FLAG = 'D';
     public static final int STICKY_GROUP = 1;
@@ -107,6 +109,8 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
                     request.stickyKey().set(StickyKind.RADIUS_USERNAME, STICKY_GROUP, sticky, 0, n);
                     request.sticky(60, stickyOnAnswer);
                 }
+            } else if (type == FOLLOW_UP && d.getUnsignedByte(r + 3) == 8) {
+                request.followUp(id, 0, d.getLong(r + 4)).keepCopy();
             } else if (type == LOCAL_ECHO) {
                 ByteBuf answer = d.alloc().buffer(4);
                 answer.writeByte(RESPONSE).writeShort(id).writeByte(0);

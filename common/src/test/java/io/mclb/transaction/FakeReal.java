@@ -79,7 +79,7 @@ final class FakeReal implements AutoCloseable {
                 return; // closed
             }
             byte[] d = java.util.Arrays.copyOf(p.getData(), p.getLength());
-            if (d.length < 3 || d[0] != EchoIdService.REQUEST) {
+            if (d.length < 3 || (d[0] != EchoIdService.REQUEST && d[0] != EchoIdService.FOLLOW_UP)) {
                 continue;
             }
             InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();

@@ -286,6 +286,35 @@ class TransactionFailoverTest {
         assertEquals(-1, stickyReal("dave"), "an answer that is not a session writes no entry");
     }
 
+    @Test
+    void followUpGoesToTheRealItBelongsToWhileThatRealCanTakeIt() throws Exception {
+        h = new RelayHarness(dataDir, 2);
+        for (int i = 0; i < 4; i++) {
+            DatagramSocket c = h.client();
+            h.send(c, followUp(i, h.real(1).id()));
+            RelayHarness.Answer r = h.receive(c);
+            assertEquals(i, r.id());
+            assertEquals(h.vip, r.from());
+        }
+        assertEquals(0, h.reals.get(0).count());
+        assertEquals(4, h.reals.get(1).count());
+
+        h.real(1).fail(h.clock.nanoTime(), "test");
+        DatagramSocket c = h.client();
+        h.send(c, followUp(9, h.real(1).id()));
+        assertEquals(9, h.receive(c).id(), "a follow-up of a failed real is balanced like a new request");
+        h.send(c, followUp(10, 12345L));
+        assertEquals(10, h.receive(c).id(), "a follow-up of an unknown real too");
+        assertEquals(2, h.reals.get(0).count());
+        assertEquals(4, h.reals.get(1).count());
+    }
+
+    private static byte[] followUp(int id, long realId) {
+        byte[] d = RelayHarness.datagram(EchoIdService.FOLLOW_UP, id, "12345678", "f");
+        java.nio.ByteBuffer.wrap(d, 4, 8).putLong(realId);
+        return d;
+    }
+
     private long stickyReal(String sticky) {
         StickyKey k = new StickyKey().set(StickyKind.RADIUS_USERNAME, EchoIdService.STICKY_GROUP,
                 sticky.getBytes(StandardCharsets.UTF_8));
