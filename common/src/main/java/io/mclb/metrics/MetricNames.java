@@ -23,7 +23,7 @@ public final class MetricNames {
     public static final String ASSIGNMENTS = "mclb.assignments";
     /** gauge {vserver}: plain UDP flows currently tracked. */
     public static final String FLOWS_ACTIVE = "mclb.flows.active";
-    /** gauge {vserver}: requests in flight (transactions awaiting an answer). */
+    /** gauge {vserver}: transactions tracked (requests in flight, answered ones lingering for retransmissions). */
     public static final String TRANSACTIONS_ACTIVE = "mclb.transactions.active";
     /** counter {vserver}: requests a real never answered within the request timeout. */
     public static final String REQUEST_TIMEOUTS = "mclb.request.timeouts";

@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
 public final class TransactionRelay extends ChannelInboundHandlerAdapter implements Relay {
     private static final Logger LOG = LoggerFactory.getLogger(TransactionRelay.class);
     private static final long AGE_PERIOD_MS = 50;
+    /** Declared once: {@link DropReason#of} is for start-up, not per datagram. */
+    static final DropReason REJECTED_BY_INSPECTOR = DropReason.of("rejected_by_inspector");
 
     private final VirtualServer vs;
     private final EventLoop loop;
@@ -55,6 +57,8 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private boolean vipDirty;
     private boolean upstreamDirty;
     private boolean warnedInternal;
+    /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
+    private long publishedTransactions;
 
     /**
      * Binds this loop's upstream socket (call from outside the loop, at start).
@@ -113,6 +117,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             upstream.flush();
         }
         flushVip();
+        publishTransactions();
+    }
+
+    /** One shared atomic add per read batch or ageing tick, not per datagram. */
+    private void publishTransactions() {
+        long n = table.size();
+        if (n != publishedTransactions) {
+            vs.transactionsActive().addAndGet(n - publishedTransactions);
+            publishedTransactions = n;
+        }
     }
 
     @Override
@@ -206,17 +220,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         RealServer r = tx.real;
         if (!tx.answered && tx.retransmissions >= r.config().reassign() && r.config().inbandFaildetect()) {
             r.onFailure(nowNs, tx.client.hashCode());
+            tx.retransmissions = 0;
             RealServer next = moveToAnother(s, tx, nowNs);
-            if (next == null) {
-                drop(packet, DropReason.NO_REAL_AVAILABLE);
+            if (next != null) {
+                vs.metrics().countReassignment("unanswered");
+                if (!send(tx, next, packet.content(), nowNs)) {
+                    drop(packet, DropReason.ID_SPACE_EXHAUSTED);
+                }
                 return;
             }
-            vs.metrics().countReassignment("unanswered");
-            tx.retransmissions = 0;
-            if (!send(tx, next, packet.content(), nowNs)) {
-                drop(packet, DropReason.ID_SPACE_EXHAUSTED);
-            }
-            return;
+            // no other real can take it: the retransmission still goes to this one, same id
         }
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = packet.content();
@@ -227,24 +240,28 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         upstreamDirty = true;
     }
 
-    /** Releases the transaction's real and acquires another; the old upstream id is retired. */
+    /**
+     * Acquires another real, then releases the transaction's real and retires its upstream id.
+     * When no other real can take it, returns null and leaves the transaction as it was (its
+     * real, hold and upstream id).
+     */
     private RealServer moveToAnother(VserverSnapshot s, Transaction tx, long nowNs) {
         RealServer old = tx.real;
-        table.removeUpstream(tx);
-        if (tx.holdsReal) {
-            old.release();
-            tx.holdsReal = false;
-        }
         StickyKey k = null;
         if (tx.stickyKey != null) {
             k = key.copyFrom(tx.stickyKey);
         }
         RealServer next = assigner.assign(s, k, tx.stickySeconds, old, nowNs, clock.epochMillis(),
                 k != null && !tx.stickyOnAnswer);
-        if (next != null) {
-            tx.holdsReal = true;
-            tx.reassignments++;
+        if (next == null) {
+            return null;
         }
+        table.removeUpstream(tx);
+        if (tx.holdsReal) {
+            old.release();
+        }
+        tx.holdsReal = true;
+        tx.reassignments++;
         return next;
     }
 
@@ -303,14 +320,13 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 forward(packet, tx);
             }
             case REASSIGN -> reassignOnAnswer(packet, tx, nowNs);
-            default -> drop(packet, DropReason.of("rejected_by_inspector"));
+            default -> drop(packet, REJECTED_BY_INSPECTOR);
         }
     }
 
     private void reassignOnAnswer(DatagramPacket packet, Transaction tx, long nowNs) {
         packet.release(); // the reject never reaches the client
         tx.real.onFailure(nowNs, tx.client.hashCode());
-        vs.metrics().countReassignment("cause");
         VserverSnapshot s = vs.snapshot();
         RealServer next = tx.requestCopy == null || tx.reassignments >= s.farm().reals().length - 1 ? null
                 : moveToAnother(s, tx, nowNs);
@@ -325,6 +341,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             tx.releaseCopy();
             return;
         }
+        vs.metrics().countReassignment("cause");
         ByteBuf copy = tx.requestCopy.retainedDuplicate();
         if (!send(tx, next, copy, nowNs)) {
             copy.release();
@@ -349,7 +366,8 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 table.removeOldest();
                 if (!tx.answered) {
                     vs.metrics().requestTimeouts.increment();
-                    if (tx.real != null) {
+                    // only a real that had the whole timeout is charged: not one the request moved to late
+                    if (tx.real != null && nowNs - tx.sentNs >= timeoutNs) {
                         tx.real.onFailure(nowNs, tx.client.hashCode());
                     }
                 }
@@ -359,6 +377,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 }
                 tx.releaseCopy();
             }
+            publishTransactions();
         } catch (Throwable t) {
             internalError(t);
         }
@@ -387,6 +406,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             }
             tx.releaseCopy();
         }
+        publishTransactions();
         upstream.close();
         if (vip != null) {
             vip.close();
@@ -436,6 +456,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 upstreamDirty = false;
                 upstream.flush();
             }
+            publishTransactions();
         }
 
         @Override

@@ -59,6 +59,8 @@ public final class VirtualServer implements AutoCloseable {
     private final ServingGate gate;
     private final VserverMetrics metrics;
     private final AtomicLong flowsActive = new AtomicLong();
+    /** Sum of the relays' transaction tables; each relay publishes its size by delta, per read batch. */
+    private final AtomicLong transactionsActive = new AtomicLong();
     private final ConcurrentHashMap<RealServer, Counter> realRequests = new ConcurrentHashMap<>();
     private final List<Relay> relays = new ArrayList<>();
     private volatile VserverSnapshot snapshot;
@@ -73,6 +75,9 @@ public final class VirtualServer implements AutoCloseable {
         this.metrics = new VserverMetrics(registry, name);
         metrics.keep(Gauge.builder(MetricNames.FLOWS_ACTIVE, flowsActive, AtomicLong::get)
                 .description("Plain UDP flows currently tracked").tag("vserver", name).register(registry));
+        metrics.keep(Gauge.builder(MetricNames.TRANSACTIONS_ACTIVE, transactionsActive, AtomicLong::get)
+                .description("Transactions tracked: requests in flight and answered ones lingering for retransmissions")
+                .tag("vserver", name).register(registry));
         for (VserverState st : VserverState.values()) {
             metrics.keep(Gauge.builder(MetricNames.VSERVER_STATE, this, v -> v.state() == st ? 1 : 0)
                     .description("1 for the virtual server's current state").tag("vserver", name)
@@ -158,6 +163,11 @@ public final class VirtualServer implements AutoCloseable {
     /** Reload: the relays read the new configuration and farms from their next datagram on. */
     public void update(VserverSnapshot next) {
         this.snapshot = next;
+    }
+
+    /** Transactions tracked now, summed over loops (published by the relays, per read batch). */
+    public AtomicLong transactionsActive() {
+        return transactionsActive;
     }
 
     public AtomicLong flowsActive() {

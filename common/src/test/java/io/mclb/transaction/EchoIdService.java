@@ -1,0 +1,153 @@
+package io.mclb.transaction;
+
+import io.mclb.config.ConfigBlock;
+import io.mclb.config.ConfigSyntax;
+import io.mclb.net.DropReason;
+import io.mclb.sticky.StickyKind;
+import io.mclb.vserver.ServiceFactory;
+import io.mclb.vserver.VirtualServer;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.EventLoop;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * A minimal request/response protocol for engine tests, service {@code test-id}.
+ *
+ * <pre>
+ *  0        1                 3          4
+ * +--------+--------+--------+----------+----------------+---------+
+ * | type   | id (16 bit, BE)  | stickyLen| sticky bytes   | payload |
+ * +--------+--------+--------+----------+----------------+---------+
+ * type: 1 request, 2 response, 3 local echo request (mclb answers), 4 reject,
+ *       5 follow-up request (the sticky bytes are the 8-byte id of the real it belongs to)
+ * </pre>
+ *
+ * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION, one
+ * starting with {@link #DROP_FLAG} DROP.
+ */
+public final class EchoIdService implements ServiceFactory, ConfigSyntax {
+    public static final String SERVICE = "test-id";
+    public static final int REQUEST = 1;
+    public static final int RESPONSE = 2;
+    public static final int LOCAL_ECHO = 3;
+    public static final int REJECT = 4;
+    public static final int FOLLOW_UP = 5;
+    public static final byte SESSION_FLAG = 'S';
+    public static final byte DROP_FLAG = 'D';
+    public static final int STICKY_GROUP = 1;
+
+    private final long requestTimeoutMs;
+    /** Read on the event loop per request; tests flip it between requests. */
+    volatile boolean stickyOnAnswer;
+
+    public EchoIdService(long requestTimeoutMs) {
+        this.requestTimeoutMs = requestTimeoutMs;
+    }
+
+    @Override
+    public ConfigSyntax syntax() {
+        return this;
+    }
+
+    @Override
+    public ChannelHandler newRelay(VirtualServer vs, EventLoop loop) {
+        return new TransactionRelay(vs, loop, new Inspector(), requestTimeoutMs);
+    }
+
+    @Override
+    public String owner() {
+        return "test";
+    }
+
+    @Override
+    public Claim claimLine(ConfigBlock block, List<String> tokens) {
+        return Claim.notMine();
+    }
+
+    @Override
+    public List<String> services() {
+        return List.of(SERVICE);
+    }
+
+    /** Offset of the payload, or -1 when the header or sticky bytes are truncated. */
+    static int payloadOffset(ByteBuf b) {
+        int r = b.readerIndex();
+        if (b.readableBytes() < 4) {
+            return -1;
+        }
+        int len = b.getUnsignedByte(r + 3);
+        return b.readableBytes() < 4 + len ? -1 : 4 + len;
+    }
+
+    private final class Inspector implements ServiceInspector {
+        private final byte[] sticky = new byte[255];
+
+        @Override
+        public int idBits() {
+            return 16;
+        }
+
+        @Override
+        public void classify(ByteBuf d, InetSocketAddress client, RequestContext request) {
+            int p = payloadOffset(d);
+            if (p < 0) {
+                request.drop(DropReason.MALFORMED);
+                return;
+            }
+            int r = d.readerIndex();
+            int type = d.getUnsignedByte(r);
+            int id = d.getUnsignedShort(r + 1);
+            if (type == REQUEST) {
+                request.request(id, 0).keepCopy();
+                int len = d.getUnsignedByte(r + 3);
+                if (len > 0) {
+                    int n = Math.min(len, 16);
+                    d.getBytes(r + 4, sticky, 0, n);
+                    request.stickyKey().set(StickyKind.RADIUS_USERNAME, STICKY_GROUP, sticky, 0, n);
+                    request.sticky(60, stickyOnAnswer);
+                }
+            } else if (type == FOLLOW_UP && d.getUnsignedByte(r + 3) == 8) {
+                request.followUp(id, 0, d.getLong(r + 4)).keepCopy();
+            } else if (type == LOCAL_ECHO) {
+                ByteBuf answer = d.alloc().buffer(4);
+                answer.writeByte(RESPONSE).writeShort(id).writeByte(0);
+                request.local(answer);
+            } else {
+                request.drop(DropReason.MALFORMED);
+            }
+        }
+
+        @Override
+        public void writeRequestId(ByteBuf d, long upstreamId) {
+            d.setShort(d.readerIndex() + 1, (int) upstreamId);
+        }
+
+        @Override
+        public long responseId(ByteBuf d) {
+            if (d.readableBytes() < 3) {
+                return -1;
+            }
+            int type = d.getUnsignedByte(d.readerIndex());
+            return type == RESPONSE || type == REJECT ? d.getUnsignedShort(d.readerIndex() + 1) : -1;
+        }
+
+        @Override
+        public void writeResponseId(ByteBuf d, long originalId) {
+            d.setShort(d.readerIndex() + 1, (int) originalId);
+        }
+
+        @Override
+        public ResponseVerdict inspectResponse(ByteBuf d, Transaction tx) {
+            if (d.getUnsignedByte(d.readerIndex()) == REJECT) {
+                return ResponseVerdict.REASSIGN;
+            }
+            int p = payloadOffset(d);
+            byte flag = p > 0 && d.readableBytes() > p ? d.getByte(d.readerIndex() + p) : 0;
+            return flag == SESSION_FLAG ? ResponseVerdict.FORWARD_SESSION
+                    : flag == DROP_FLAG ? ResponseVerdict.DROP : ResponseVerdict.FORWARD;
+        }
+    }
+}
