@@ -5,6 +5,7 @@ public final class Hashing {
     private Hashing() {
     }
 
+    @SuppressWarnings("fallthrough") // MurmurHash tail: each case adds one more byte
     public static long murmur64(byte[] data, int off, int len, long seed) {
         final long m = 0xc6a4a7935bd1e995L;
         final int r = 47;
