@@ -73,6 +73,11 @@ public final class GtpV1IeIndex {
         return c.error();
     }
 
+    /** The buffer the offsets refer to. */
+    public ByteBuf buffer() {
+        return buf;
+    }
+
     /** Number of IEs walked. */
     public int ieCount() {
         return ieCount;
