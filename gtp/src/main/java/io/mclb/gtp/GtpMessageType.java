@@ -7,7 +7,10 @@ package io.mclb.gtp;
  *
  * <p>Family V1 covers GTPv0 and GTPv1 (one numbering, gtp.md section 5; 22-25 differ in name only,
  * v0 Create/Delete AA PDP vs v1 Initiate PDP Context Activation). Family V2 is 29.274 (gtp.md
- * section 6; numbers checked against open5gs lib/gtp/v2/message.h as listed in gtp.md).
+ * section 6). The numeric values are gtp.md's (its sources: Wireshark packet-gtp.c, open5gs
+ * lib/gtp/v2/message.h) and were not re-read here; the v2 initial/triggered split was checked
+ * against open5gs {@code lib/gtp/xact.c} (its INITIAL_STAGE list: requests, commands,
+ * notifications; Create/Update/Delete Bearer Request initial unless command-triggered).
  *
  * <p>{@link #isInitial()}: the message opens a transaction (it is sent with a fresh sequence number
  * and answered by the paired response). Requests, v2 Commands and v2 Notifications are initial;
