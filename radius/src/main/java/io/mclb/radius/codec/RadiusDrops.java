@@ -1,0 +1,31 @@
+package io.mclb.radius.codec;
+
+import io.mclb.net.DropReason;
+
+/** Every reason the RADIUS codec gives for dropping a datagram, declared once (labels of {@code mclb_drops_total}). */
+public final class RadiusDrops {
+    /** Fewer than 20 octets, or fewer octets than the Length field says (RFC 2865 section 3: discard). */
+    public static final DropReason SHORT_PACKET = DropReason.of("radius_short_packet");
+    /** Length field outside 20..4096 (RFC 2865 section 3). */
+    public static final DropReason BAD_LENGTH = DropReason.of("radius_bad_length");
+    /** An attribute whose length octet is 0 or 1 (RFC 2865 section 5: length includes type and length). */
+    public static final DropReason BAD_ATTRIBUTE_LENGTH = DropReason.of("radius_bad_attribute_length");
+    /** An attribute running past the Length field. */
+    public static final DropReason ATTRIBUTE_OVERRUN = DropReason.of("radius_attribute_overrun");
+    /** Message-Authenticator whose length is not 18, or that appears twice (RFC 2869 section 5.14). */
+    public static final DropReason BAD_MESSAGE_AUTHENTICATOR_ATTRIBUTE = DropReason.of("radius_bad_message_authenticator_attribute");
+    /** Request or Response Authenticator does not verify with the shared secret. */
+    public static final DropReason BAD_AUTHENTICATOR = DropReason.of("radius_bad_authenticator");
+    /** Message-Authenticator does not verify (RFC 2869 section 5.14: silently discard). */
+    public static final DropReason BAD_MESSAGE_AUTHENTICATOR = DropReason.of("radius_bad_message_authenticator");
+    /** Message-Authenticator required but absent (Status-Server, RFC 5997 section 3; EAP-Message, RFC 3579 3.2). */
+    public static final DropReason MISSING_MESSAGE_AUTHENTICATOR = DropReason.of("radius_missing_message_authenticator");
+    /** User-Password / salted attribute whose ciphertext length is not a multiple of 16 or too long. */
+    public static final DropReason BAD_HIDDEN_ATTRIBUTE = DropReason.of("radius_bad_hidden_attribute");
+
+    /** A code this codec cannot re-sign (unknown, or a response where a request was expected). */
+    public static final DropReason UNSUPPORTED_CODE = DropReason.of("radius_unsupported_code");
+
+    private RadiusDrops() {
+    }
+}
