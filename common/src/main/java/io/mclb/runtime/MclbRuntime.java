@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * of everything that did not change (real states and counters, listeners, flows, transactions,
  * sticky entries).
  */
-public final class MclbRuntime implements AutoCloseable {
+public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.ServiceContext {
     private static final Logger LOG = LoggerFactory.getLogger(MclbRuntime.class);
 
     private final NanoClock clock;
@@ -116,6 +116,7 @@ public final class MclbRuntime implements AutoCloseable {
                 rt.addFarm(f);
             }
             rt.clientCounter.recount(sticky);
+            rt.startServices();
             for (VirtualServerConfig v : config.vservers().values()) {
                 rt.addVserver(v);
             }
@@ -201,6 +202,8 @@ public final class MclbRuntime implements AutoCloseable {
                     }
                 }
             }
+            config = next;
+            startServices();
             for (VirtualServerConfig v : next.vservers().values()) {
                 VirtualServer existing = vservers.get(v.name());
                 if (existing == null) {
@@ -225,7 +228,6 @@ public final class MclbRuntime implements AutoCloseable {
                     }
                 }
             }
-            config = next;
             clientCounter.recount(sticky);
             reloadsOk.increment();
             LOG.info("configuration reloaded: {} farm(s), {} vserver(s)", farms.size(), vservers.size());
@@ -233,6 +235,12 @@ public final class MclbRuntime implements AutoCloseable {
         } catch (Exception e) {
             reloadsFailed.increment();
             throw e;
+        }
+    }
+
+    private void startServices() throws Exception {
+        for (ServiceFactory f : new java.util.LinkedHashSet<>(services.values())) {
+            f.start(this);
         }
     }
 
@@ -258,23 +266,28 @@ public final class MclbRuntime implements AutoCloseable {
         }
     }
 
+    @Override
     public MclbConfig config() {
         return config;
     }
 
+    @Override
     public PrometheusMeterRegistry registry() {
         return registry;
     }
 
+    @Override
     public StickyTable stickyTable() {
         return sticky;
     }
 
+    @Override
     public NanoClock clock() {
         return clock;
     }
 
     /** Farms by name, in configuration order. */
+    @Override
     public Map<String, ServerFarm> farms() {
         Map<String, ServerFarm> out = new LinkedHashMap<>();
         for (String n : config.farms().keySet()) {
@@ -287,6 +300,7 @@ public final class MclbRuntime implements AutoCloseable {
     }
 
     /** Virtual servers by name, in configuration order. */
+    @Override
     public Map<String, VirtualServer> vservers() {
         Map<String, VirtualServer> out = new LinkedHashMap<>();
         for (String n : config.vservers().keySet()) {
@@ -298,10 +312,12 @@ public final class MclbRuntime implements AutoCloseable {
         return out;
     }
 
+    @Override
     public RealServer realById(long id) {
         return realsById.get(id);
     }
 
+    @Override
     public EventLoopGroup loops() {
         return loops;
     }
@@ -318,6 +334,13 @@ public final class MclbRuntime implements AutoCloseable {
             v.close();
         }
         vservers.clear();
+        for (ServiceFactory f : new java.util.LinkedHashSet<>(services.values())) {
+            try {
+                f.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("stopping service module {} failed", f.getClass().getSimpleName(), e);
+            }
+        }
         sweeper.close();
         background.shutdown();
         try {

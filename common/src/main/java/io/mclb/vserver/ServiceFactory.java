@@ -23,4 +23,16 @@ public interface ServiceFactory {
     default List<String> services() {
         return syntax().services();
     }
+
+    /**
+     * Called once the runtime is up, and again after every reload (with the new configuration in
+     * {@code ctx.config()}), before listeners of new virtual servers start: read the module's
+     * global lines, open its persisted state, start or adjust its probes. Must be idempotent.
+     */
+    default void start(ServiceContext ctx) throws Exception {
+    }
+
+    /** Called when the runtime closes: stop probes and timers, flush persisted state. */
+    default void stop() {
+    }
 }
