@@ -82,7 +82,7 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
         int threads = config.global().eventLoops() > 0 ? config.global().eventLoops()
                 : Runtime.getRuntime().availableProcessors();
         this.loops = Transports.newGroup(threads, "mclb-loop");
-        this.sweeper = new StickyExpirySweeper(sticky, clock, Duration.ofSeconds(1));
+        this.sweeper = new StickyExpirySweeper(sticky, clock, Duration.ofSeconds(10));
         this.reloadsOk = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
                 .tag("result", "ok").register(registry);
         this.reloadsFailed = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")

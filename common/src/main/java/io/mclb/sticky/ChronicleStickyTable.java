@@ -116,11 +116,21 @@ public final class ChronicleStickyTable implements StickyTable {
      */
     @Override
     public int removeIf(BiPredicate<StickyKey, StickyValue> which, RemoveReason reason) {
+        return removeIf(which, reason, 0, 1);
+    }
+
+    @Override
+    public int expireSlice(long nowEpochMillis, int slice, int slices) {
+        return removeIf((k, v) -> v.expiredAt(nowEpochMillis), RemoveReason.EXPIRED, slice, slices);
+    }
+
+    /** Walks the segments {@code s} with {@code s % slices == slice}. */
+    private int removeIf(BiPredicate<StickyKey, StickyValue> which, RemoveReason reason, int slice, int slices) {
         StickyKey k = new StickyKey();
         StickyValue v = new StickyValue();
         List<byte[]> removed = new ArrayList<>();
         int total = 0;
-        for (int s = 0; s < map.segments(); s++) {
+        for (int s = slice; s < map.segments(); s += slices) {
             removed.clear();
             try (MapSegmentContext<byte[], byte[], ?> c = map.segmentContext(s)) {
                 c.forEachSegmentEntry(e -> {

@@ -10,17 +10,22 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Removes expired sticky entries every {@code period} on its own daemon thread, so the data path
- * never sweeps (lookups already treat expired entries as absent). Removals are published with
- * reason {@link StickyChangeListener.RemoveReason#EXPIRED}.
+ * Removes expired sticky entries on its own daemon thread, so the data path never sweeps
+ * (lookups already treat expired entries as absent). The walk is spread out: every
+ * {@code period / SLICES} one slice of the table's segments is swept, so the whole table is
+ * covered once per {@code period} and ten million entries never cost one long burst of CPU next to
+ * the event loops. An empty table is not walked at all. Removals are published with reason
+ * {@link StickyChangeListener.RemoveReason#EXPIRED}.
  */
 public final class StickyExpirySweeper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StickyExpirySweeper.class);
+    static final int SLICES = 64;
 
     private final StickyTable table;
     private final NanoClock clock;
     private final Duration period;
     private ScheduledExecutorService executor;
+    private int nextSlice;
 
     public StickyExpirySweeper(StickyTable table, NanoClock clock, Duration period) {
         if (period.isNegative() || period.isZero()) {
@@ -41,8 +46,8 @@ public final class StickyExpirySweeper implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long ms = period.toMillis();
-        executor.scheduleWithFixedDelay(this::sweepSafely, ms, ms, TimeUnit.MILLISECONDS);
+        long tickMs = Math.max(1, period.toMillis() / SLICES);
+        executor.scheduleWithFixedDelay(this::sweepSafely, tickMs, tickMs, TimeUnit.MILLISECONDS);
     }
 
     /** One sweep at the clock's current time; returns the entries removed. */
@@ -50,9 +55,19 @@ public final class StickyExpirySweeper implements AutoCloseable {
         return table.expire(clock.epochMillis());
     }
 
+    /** One slice of the table at the clock's current time (the scheduled step). */
+    int runSlice() {
+        if (table.size() == 0) {
+            return 0;
+        }
+        int slice = nextSlice;
+        nextSlice = (nextSlice + 1) % SLICES;
+        return table.expireSlice(clock.epochMillis(), slice, SLICES);
+    }
+
     private void sweepSafely() {
         try {
-            int removed = runOnce();
+            int removed = runSlice();
             if (removed > 0) {
                 LOG.debug("expired {} sticky entries", removed);
             }

@@ -32,6 +32,15 @@ public interface StickyTable extends AutoCloseable {
     /** Removes entries expired at {@code nowEpochMillis}; returns how many. Run by a sweeper. */
     int expire(long nowEpochMillis);
 
+    /**
+     * Removes expired entries from one slice of the table ({@code slice} of {@code slices}), so a
+     * sweeper can spread the walk over time instead of scanning millions of entries at once.
+     * Default: the whole table on slice 0.
+     */
+    default int expireSlice(long nowEpochMillis, int slice, int slices) {
+        return slice == 0 ? expire(nowEpochMillis) : 0;
+    }
+
     /** Visits entries (copies, safe to keep) until the visitor returns false. */
     void forEach(BiPredicate<StickyKey, StickyValue> visitor);
 

@@ -38,6 +38,28 @@ class StickyExpirySweeperTest {
     }
 
     @Test
+    void slicesCoverTheWholeTableOncePerPeriod() {
+        ManualClock clock = new ManualClock(0, 1_700_000_000_000L);
+        long nowS = clock.epochMillis() / 1000;
+        try (ChronicleStickyTable table = StickyTables.open(dir, 10_000);
+             StickyExpirySweeper sweeper = new StickyExpirySweeper(table, clock, Duration.ofSeconds(10))) {
+            assertThat(sweeper.runSlice()).as("an empty table is not walked").isZero();
+            for (int i = 0; i < 500; i++) {
+                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 5));
+            }
+            clock.advanceSeconds(6);
+            int removed = 0;
+            for (int i = 0; i < StickyExpirySweeper.SLICES; i++) {
+                int n = sweeper.runSlice();
+                assertThat(n).as("one slice takes a part, not the whole table").isLessThan(500);
+                removed += n;
+            }
+            assertThat(removed).isEqualTo(500);
+            assertThat(table.size()).isZero();
+        }
+    }
+
+    @Test
     void rejectsANonPositivePeriodAndASecondStart() {
         ManualClock clock = new ManualClock();
         try (ChronicleStickyTable table = StickyTables.open(dir, 10_000)) {
