@@ -204,6 +204,23 @@ class FlowRelayTest {
     }
 
     @Test
+    void aVirtualServerTakenOutOfServiceDropsAndCountsUntilPutBack() throws Exception {
+        FakeUdpReal[] reals = {real("127.0.0.11")};
+        int port = freePort();
+        String farm = "mclb event-loops 1\n" + farm("F", reals, new int[] {8}, "");
+        String vs = "ip slb vserver V\n virtual 127.0.0.100 udp " + port + "\n serverfarm F\n";
+        start(farm + vs + " no inservice\n");
+        InetSocketAddress vip = new InetSocketAddress("127.0.0.100", port);
+        assertThat(rt.vservers().get("V").state()).isEqualTo(VserverState.OUTOFSERVICE);
+        assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[] {1}, vip, 300)).isNull();
+        assertThat(Metrics.count(rt.registry(), "mclb.drops", "reason", "vserver_out_of_service")).isEqualTo(1);
+        rt.reload(ConfigParser.parse("test.cfg", farm + vs + " inservice\n", dir, List.of()));
+        assertThat(rt.vservers().get("V").state()).isEqualTo(VserverState.OPERATIONAL);
+        assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[] {1}, vip, 2000)).isNotNull();
+        assertThat(reals[0].received()).isEqualTo(1);
+    }
+
+    @Test
     void backupFarmTakesWorkOnlyWhenNoPrimaryRealCan() throws Exception {
         FakeUdpReal primary = real("127.0.0.11");
         FakeUdpReal backup = real("127.0.0.12");

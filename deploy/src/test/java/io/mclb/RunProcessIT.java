@@ -1,0 +1,161 @@
+package io.mclb;
+
+import io.mclb.testing.FakeUdpReal;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code mclb run} as an operator runs it: a separate process. SIGHUP applies a changed file, a
+ * bad file is refused by {@code mclb reload} and the running configuration stays, SIGTERM stops
+ * cleanly, and sticky entries survive a {@code kill -9} and the restart after it.
+ */
+class RunProcessIT {
+    @TempDir
+    Path dir;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<AutoCloseable> closeMe = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        for (AutoCloseable c : closeMe) {
+            c.close();
+        }
+    }
+
+    private Process mclb(Path log, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("--add-") || a.startsWith("-Dchronicle")) {
+                cmd.add(a);
+            }
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("io.mclb.Main");
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    private static int freeTcpPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    private String get(int admin, String path) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + path))
+                    .timeout(Duration.ofSeconds(3)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static String config(int admin, Path data, FakeUdpReal a, FakeUdpReal b, int port, int weightB,
+                                 String extra) {
+        return "mclb admin 127.0.0.1 " + admin + "\nmclb data-dir " + data + "\nmclb sticky entries 10000\n"
+                + "mclb event-loops 1\n"
+                + "ip slb serverfarm F\n real 127.0.0.11 " + a.port() + "\n  weight 1\n  inservice\n"
+                + " real 127.0.0.12 " + b.port() + "\n  weight " + weightB + "\n  inservice\n"
+                + "ip slb vserver V\n virtual 127.0.0.100 udp " + port + "\n serverfarm F\n sticky 600\n" + extra
+                + " inservice\n";
+    }
+
+    private static void signal(Process p, String sig) throws Exception {
+        new ProcessBuilder("kill", "-" + sig, Long.toString(p.pid())).start().waitFor(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void sighupReloadsABadReloadIsRefusedAndStickyEntriesSurviveKill9() throws Exception {
+        FakeUdpReal a = new FakeUdpReal("127.0.0.11");
+        FakeUdpReal b = new FakeUdpReal("127.0.0.12");
+        closeMe.add(a);
+        closeMe.add(b);
+        int admin = freeTcpPort();
+        int port;
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
+            port = s.getLocalPort();
+        }
+        Path data = dir.resolve("data");
+        Path cfg = dir.resolve("mclb.cfg");
+        Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));
+        Process p = mclb(dir.resolve("run1.log"), "run", "-c", cfg.toString());
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(admin, "/api/v1/vservers") != null);
+
+        InetSocketAddress vip = new InetSocketAddress("127.0.0.100", port);
+        List<String> clients = List.of("127.0.0.21", "127.0.0.22", "127.0.0.23", "127.0.0.24");
+        List<Boolean> onA = new ArrayList<>();
+        for (String c : clients) {
+            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(c, 0))) {
+                long before = a.received();
+                assertThat(FakeUdpReal.exchange(s, new byte[] {1}, vip, 3000)).as(c).isNotNull();
+                onA.add(a.received() > before);
+            }
+        }
+        assertThat(get(admin, "/api/v1/sticky?format=text")).contains("127.0.0.21", "127.0.0.24");
+
+        // SIGHUP applies a changed file
+        Files.writeString(cfg, config(admin, data, a, b, port, 7, ""));
+        signal(p, "HUP");
+        await().atMost(Duration.ofSeconds(20)).until(() -> String.valueOf(get(admin, "/api/v1/running-config?format=text"))
+                .contains("weight 7"));
+
+        // a bad file: 'mclb reload' exits 1, names the line, the running configuration stays
+        Files.writeString(cfg, config(admin, data, a, b, port, 3, " weight 9\n"));
+        Path reloadLog = dir.resolve("reload.log");
+        Process r = mclb(reloadLog, "reload", "-c", cfg.toString());
+        assertThat(r.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(r.exitValue()).isEqualTo(1);
+        assertThat(Files.readString(reloadLog)).contains("mclb.cfg:", "weight", "reload refused");
+        assertThat(get(admin, "/api/v1/running-config?format=text")).contains("weight 7").doesNotContain("weight 3");
+
+        // kill -9, restart on the same data directory: every client goes back to its real
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        Files.writeString(cfg, config(admin, data, a, b, port, 7, ""));
+        Process p2 = mclb(dir.resolve("run2.log"), "run", "-c", cfg.toString());
+        await().atMost(Duration.ofSeconds(90)).until(() -> get(admin, "/api/v1/vservers") != null);
+        assertThat(Files.readString(dir.resolve("run2.log"))).contains("recover");
+        for (int i = 0; i < clients.size(); i++) {
+            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(clients.get(i), 0))) {
+                long before = a.received();
+                assertThat(FakeUdpReal.exchange(s, new byte[] {2}, vip, 3000)).isNotNull();
+                assertThat(a.received() > before).as("client %s after kill -9", clients.get(i)).isEqualTo(onA.get(i));
+            }
+        }
+
+        // SIGTERM: a clean stop, no recovery needed next time
+        signal(p2, "TERM");
+        assertThat(p2.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readString(dir.resolve("run2.log"))).contains("mclb stopped");
+        assertThat(new File(data.toFile(), "sticky.dirty")).doesNotExist();
+    }
+}
