@@ -148,8 +148,8 @@ final class GgsnEngine {
                 boolean complete = ies.hasImsi() && ies.hasTeidControl() && ies.nsapi() >= 0;
                 int cause = complete ? mixV1.pick(random) : V1_MANDATORY_IE_MISSING;
                 if (isAcceptedV1(cause)) {
-                    // 15-digit IMSIs end in the F filler nibble: the NSAPI takes its place in the key.
-                    long key = (ies.imsiRaw() & ~0xFL) | ies.nsapi();
+                    // 15-digit IMSIs end in the F filler (high nibble of the last octet): the NSAPI takes its place in the key.
+                    long key = (ies.imsiRaw() & ~0xF0L) | ((long) ies.nsapi() << 4);
                     int teid = sessionsV1.create(key, peerTeid);
                     fillGrant(teid, teid ^ 0x80000000, 0);
                     activeSessions.lazySet(sessionCount());
@@ -188,7 +188,7 @@ final class GgsnEngine {
                 boolean complete = v2.hasImsi() && v2.hasFteid(0) && ebi >= 0;
                 int cause = complete ? mixV2.pick(random) : V2_MANDATORY_IE_MISSING;
                 if (cause >= 16 && cause <= 63) {
-                    long key = (v2.imsiRaw() & ~0xFL) | ebi;
+                    long key = (v2.imsiRaw() & ~0xF0L) | ((long) ebi << 4);
                     int teid = sessionsV2.create(key, peerTeid);
                     fillGrant(teid, teid ^ 0x80000000, ebi);
                     activeSessions.lazySet(sessionCount());
