@@ -1,5 +1,6 @@
 package io.mclb.cli;
 
+import io.mclb.perf.gtp.load.GtpLoadGenerator;
 import io.mclb.perf.udp.UdpTrafficGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -11,26 +12,46 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code mclb loadgen udp -t ADDR:PORT}: paced (or closed-loop) UDP request/response load with
- * loss and latency; bounded by {@code --duration}. For the C reference tool see perf/bench.
+ * loss and latency; {@code mclb loadgen gtp -t ADDR:PORT}: GTP Create (PDP Context / Session) load
+ * over a range of IMSIs. Bounded by {@code --duration}. For the C reference tool see perf/bench.
+ * No standard {@code --version} option here: {@code --version} selects the GTP version.
  */
-@Command(name = "loadgen", mixinStandardHelpOptions = true,
-        description = "Generate UDP request/response load against a virtual server (loopback or your own namespaces).")
+@Command(name = "loadgen",
+        description = "Generate UDP request/response or GTP create load against a virtual server (loopback or your own namespaces).")
 public final class LoadgenCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "generator: udp")
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Parameters(index = "0", description = "generator: udp | gtp")
     String kind;
 
     @Option(names = {"-t", "--target"}, required = true, description = "ADDR:PORT")
     String target;
 
-    @Option(names = "--rate", description = "requests/s, 0 = closed loop (default ${DEFAULT-VALUE})", defaultValue = "1000")
-    long rate;
+    @Option(names = "--rate", description = "requests/s, 0 = closed loop (default 1000; gtp: closed loop when only --window is given)")
+    Long rateOption;
 
-    @Option(names = "--flows", description = "client sockets (default ${DEFAULT-VALUE})", defaultValue = "64")
-    int flows;
+    @Option(names = "--flows", description = "client sockets (default 64; gtp 8)")
+    Integer flowsOption;
 
-    @Option(names = "--window", description = "closed loop: requests outstanding per flow (default ${DEFAULT-VALUE})",
-            defaultValue = "4")
-    int window;
+    @Option(names = "--window", description = "closed loop: requests outstanding per flow (default 4; gtp 32)")
+    Integer windowOption;
+
+    @Option(names = {"--version", "--gtp-version"}, description = "gtp: 0, 1 or 2 (default ${DEFAULT-VALUE})", defaultValue = "1")
+    int gtpVersion;
+
+    @Option(names = "--imsis", description = "gtp: distinct IMSIs, used in turn (default ${DEFAULT-VALUE})", defaultValue = "1000000")
+    long imsis;
+
+    @Option(names = "--imsi-base", description = "gtp: first IMSI, 15 digits (default ${DEFAULT-VALUE})",
+            defaultValue = "001010000000000")
+    String imsiBase;
+
+    @Option(names = "--churn", description = "gtp: delete every accepted session right away")
+    boolean churn;
+
+    @Option(names = "--apn", description = "gtp: APN (default ${DEFAULT-VALUE})", defaultValue = "internet")
+    String apn;
 
     @Option(names = "--source", description = "first source address (default ${DEFAULT-VALUE})", defaultValue = "127.0.0.1")
     String source;
@@ -48,11 +69,17 @@ public final class LoadgenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!kind.equals("udp")) {
-            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp");
+        if (!kind.equals("udp") && !kind.equals("gtp")) {
+            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp");
             return 2;
         }
         long seconds = Math.max(1, Math.min(600, durationSeconds));
+        if (kind.equals("gtp")) {
+            return runGtp(seconds);
+        }
+        long rate = rateOption != null ? rateOption : 1000;
+        int flows = flowsOption != null ? flowsOption : 64;
+        int window = windowOption != null ? windowOption : 4;
         UdpTrafficGenerator.Builder b = UdpTrafficGenerator.builder().target(Addresses.parse(target))
                 .source(InetAddress.getByName(source)).sourceCount(sources).flows(flows).timeoutMs(timeoutMs)
                 .maxDuration(Duration.ofSeconds(seconds));
@@ -76,6 +103,32 @@ public final class LoadgenCommand implements Callable<Integer> {
             UdpTrafficGenerator.Snapshot x = g.snapshot();
             System.out.printf("RESULT sent=%d answered=%d lost=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n", x.sent(),
                     x.answered(), x.lost(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
+            return x.lost() == 0 ? 0 : 1;
+        }
+    }
+
+    private int runGtp(long seconds) throws Exception {
+        long rate = rateOption != null ? rateOption : windowOption != null ? 0 : 1000;
+        GtpLoadGenerator.Builder b = GtpLoadGenerator.builder().target(Addresses.parse(target))
+                .source(InetAddress.getByName(source)).version(gtpVersion).sockets(flowsOption != null ? flowsOption : 8)
+                .ratePerSecond(rate).window(windowOption != null ? windowOption : 32).imsiCount(imsis)
+                .imsiBase(Long.parseLong(imsiBase)).churn(churn).apn(apn).timeoutMs(timeoutMs)
+                .maxDuration(Duration.ofSeconds(seconds));
+        try (GtpLoadGenerator g = b.start()) {
+            GtpLoadGenerator.Snapshot prev = g.snapshot();
+            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
+                Thread.sleep(1000);
+                GtpLoadGenerator.Snapshot x = g.snapshot();
+                System.out.printf("[%3ds] creates %6d/s  accepted %6d/s  rejected %d  lost %d  deletes %d/s  p50 %.3f ms  p99 %.3f ms%n",
+                        s, x.creates() - prev.creates(), x.accepted() - prev.accepted(), x.rejected(), x.lost(),
+                        x.deletes() - prev.deletes(), x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
+                prev = x;
+            }
+            GtpLoadGenerator.Snapshot x = g.snapshot();
+            System.out.printf("RESULT version=%d sent=%d answered=%d accepted=%d rejected=%d lost=%d deletes=%d"
+                            + " deletes_accepted=%d unmatched=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n",
+                    gtpVersion, x.creates(), x.answered(), x.accepted(), x.rejected(), x.lost(), x.deletes(),
+                    x.deletesAccepted(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
             return x.lost() == 0 ? 0 : 1;
         }
     }

@@ -1,0 +1,443 @@
+package io.mclb.perf.gtp.load;
+
+import io.mclb.gtp.Apn;
+import io.mclb.gtp.v0.TidLayout;
+import io.mclb.perf.gtp.sim.GtpTransport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * GTP-C create load (an SGSN / SGW in a box): {@code sockets} client sockets, each connected to
+ * the target, send Create PDP Context Requests (v1, default), Create Session Requests (v2) or v0
+ * Create PDP Context Requests, with IMSIs {@code imsiBase + i} for i cycling over
+ * {@code 0..imsiCount-1} (15 digits, e.g. 001010000000000 + i) and a per-socket sequence number.
+ * Responses are matched by (socket, sequence); a Create answered with an accept-class cause
+ * counts as accepted, any other cause as rejected, no answer within the timeout as lost. The
+ * create latency goes into an HdrHistogram (microseconds). With churn, every accepted session is
+ * deleted at once (Delete PDP Context / Delete Session to the same target, carrying the GGSN's
+ * TEID-C from the response).
+ *
+ * <p>Paced ({@code ratePerSecond > 0}: that many creates per second, at most {@code window}
+ * outstanding per socket) or closed loop ({@code ratePerSecond == 0}: each socket keeps
+ * {@code window} requests outstanding). Sending stops by itself after {@code maxDuration}, then
+ * the outstanding requests settle; {@link #isDone()} turns true once nothing is outstanding.
+ *
+ * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()} runs there.
+ */
+public final class GtpLoadGenerator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GtpLoadGenerator.class);
+    static final int NSAPI = 5;
+    static final int EBI = 5;
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long CLOSE_TIMEOUT_MS = 5_000;
+    private static final long MAX_CATCH_UP_TICKS = 10;
+
+    /**
+     * Counters so far; creates = sent Create requests; latency percentiles (µs, creates only, 0
+     * before the first answer); deletes* only with churn.
+     */
+    public record Snapshot(long creates, long accepted, long rejected, long lost, long deletes, long deletesAccepted,
+                           long deletesLost, long unmatched, long inFlight, long p50Micros, long p99Micros,
+                           long maxMicros, boolean sending) {
+        /** Creates answered (accepted or rejected). */
+        public long answered() {
+            return accepted + rejected;
+        }
+    }
+
+    private final Settings config;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final List<GtpClientFlow> flows = new ArrayList<>();
+    private final Histogram latencyMicros;
+    private final long timeoutNanos;
+    private final byte[] ownAddress;
+    private final byte[] apnWire;
+    // Event loop only.
+    private ScheduledFuture<?> ticker;
+    private boolean sending;
+    private long startNanos;
+    private long pacedSent;
+    private int nextPacedFlow;
+    private long imsiCursor;
+    private int localId;
+    private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
+    private volatile boolean closed;
+
+    private GtpLoadGenerator(Settings config) {
+        this.config = config;
+        this.group = GtpTransport.newSingleThreadGroup();
+        this.loop = group.next();
+        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
+        this.ownAddress = config.source().getAddress();
+        this.apnWire = Apn.encode(config.apn());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds and connects the sockets, then starts sending.
+     *
+     * @throws IllegalStateException if a socket cannot be opened, or when called twice
+     */
+    public GtpLoadGenerator start() {
+        if (!flows.isEmpty() || closed) {
+            throw new IllegalStateException("already started");
+        }
+        int slots = GtpClientFlow.slotsFor(config.window());
+        try {
+            for (int i = 0; i < config.sockets(); i++) {
+                GtpClientFlow flow = new GtpClientFlow(this, config.version(), slots);
+                Channel channel = new Bootstrap()
+                        .group(loop)
+                        .channelFactory(GtpTransport.channelFactory(config.target().getAddress()))
+                        .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
+                        .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
+                        .handler(flow)
+                        .localAddress(new InetSocketAddress(config.source(), 0))
+                        .connect(config.target())
+                        .syncUninterruptibly()
+                        .channel();
+                flow.attach(channel);
+                flows.add(flow);
+            }
+        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
+            close();
+            throw new IllegalStateException("cannot open GTP generator sockets from " + config.source(), e);
+        }
+        runOnLoop(this::startOnLoop);
+        LOG.info("GTP load: v{} {} sockets {} -> {}, {} IMSIs, {}{}", config.version(), config.sockets(), config.source(),
+                config.target(), config.imsiCount(),
+                config.ratePerSecond() > 0 ? config.ratePerSecond() + " creates/s" : "closed loop, window " + config.window(),
+                config.churn() ? ", delete after accept" : "");
+        return this;
+    }
+
+    /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
+    public Snapshot snapshot() {
+        if (closed || loop.isShuttingDown()) {
+            return last;
+        }
+        try {
+            return loop.submit(this::snapshotOnLoop).get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return last;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return last;
+        }
+    }
+
+    /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
+    public boolean isDone() {
+        Snapshot s = snapshot();
+        return !s.sending() && s.inFlight() == 0;
+    }
+
+    /** Stops sending new creates; outstanding requests still settle. */
+    public void stopSending() {
+        runOnLoop(() -> sending = false);
+    }
+
+    /** Stops and closes the sockets; the final counters stay available. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (!loop.isShuttingDown()) {
+            try {
+                loop.submit(() -> {
+                    sending = false;
+                    if (ticker != null) {
+                        ticker.cancel(false);
+                    }
+                    last = snapshotOnLoop();
+                }).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+                LOG.debug("final snapshot not taken: {}", e.toString());
+            }
+        }
+        closed = true;
+        for (GtpClientFlow flow : flows) {
+            flow.close(CLOSE_TIMEOUT_MS);
+        }
+        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
+    }
+
+    private void runOnLoop(Runnable task) {
+        if (!loop.isShuttingDown()) {
+            loop.execute(task);
+        }
+    }
+
+    private void startOnLoop() {
+        startNanos = System.nanoTime();
+        sending = true;
+        if (config.maxDuration() != null) {
+            loop.schedule(() -> {
+                sending = false;
+            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (closedLoop()) {
+            for (GtpClientFlow flow : flows) {
+                flow.fillWindow(startNanos);
+                flow.flush();
+            }
+        }
+        ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Every millisecond: expire timed-out requests, then (paced) send what the schedule owes. */
+    private void tick() {
+        long now = System.nanoTime();
+        for (GtpClientFlow flow : flows) {
+            flow.expire(now);
+        }
+        if (!sending || closedLoop()) {
+            return;
+        }
+        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
+        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
+        if (due > cap) {
+            // Behind schedule after a stall: forget the missed sends instead of firing one burst.
+            pacedSent += due - cap;
+            due = cap;
+        }
+        for (long attempts = 0; due > 0 && attempts < due + flows.size(); attempts++) {
+            GtpClientFlow flow = flows.get(nextPacedFlow);
+            nextPacedFlow = (nextPacedFlow + 1) % flows.size();
+            if (flow.trySendCreate(now)) {
+                pacedSent++;
+                due--;
+            }
+        }
+        for (GtpClientFlow flow : flows) {
+            flow.flush();
+        }
+    }
+
+    private Snapshot snapshotOnLoop() {
+        long[] s = new long[10];
+        for (GtpClientFlow f : flows) {
+            s[0] += f.creates;
+            s[1] += f.accepted;
+            s[2] += f.rejected;
+            s[3] += f.lost;
+            s[4] += f.deletes;
+            s[5] += f.deletesAccepted;
+            s[6] += f.deletesLost;
+            s[7] += f.unmatched;
+            s[8] += f.inFlight;
+        }
+        boolean any = latencyMicros.getTotalCount() > 0;
+        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
+                any ? latencyMicros.getValueAtPercentile(50) : 0, any ? latencyMicros.getValueAtPercentile(99) : 0,
+                any ? latencyMicros.getMaxValue() : 0, sending);
+    }
+
+    // ---- called by the flows, on the event loop -------------------------------------------
+
+    boolean sending() {
+        return sending;
+    }
+
+    boolean closedLoop() {
+        return config.ratePerSecond() == 0;
+    }
+
+    boolean churn() {
+        return config.churn();
+    }
+
+    int windowPerFlow() {
+        return config.window();
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    TidLayout tidLayout() {
+        return config.tidLayout();
+    }
+
+    byte[] ownAddress() {
+        return ownAddress;
+    }
+
+    byte[] apn() {
+        return apnWire;
+    }
+
+    /** The next IMSI of the range, as the 8-octet TBCD IMSI IE value. */
+    long nextImsiRaw() {
+        long i = imsiCursor;
+        imsiCursor = imsiCursor + 1 == config.imsiCount() ? 0 : imsiCursor + 1;
+        return GtpRequestEncoder.imsiRaw(config.imsiBase() + i, 15);
+    }
+
+    /** A fresh non-zero local TEID-C / flow label. */
+    int nextLocalId() {
+        localId++;
+        if (localId == 0) {
+            localId = 1;
+        }
+        return localId;
+    }
+
+    void recordLatency(long nanos) {
+        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
+    }
+
+    private record Settings(InetSocketAddress target, InetAddress source, int version, int sockets, long ratePerSecond,
+                            int window, long imsiBase, long imsiCount, boolean churn, long timeoutMs, Duration maxDuration,
+                            String apn, TidLayout tidLayout) {
+    }
+
+    /** Settings; defaults: v1, 8 sockets, 100 creates/s, window 64, 1,000,000 IMSIs from 001010000000000, 1 s timeout. */
+    public static final class Builder {
+        private InetSocketAddress target;
+        private InetAddress source = InetAddress.getLoopbackAddress();
+        private int version = 1;
+        private int sockets = 8;
+        private long ratePerSecond = 100;
+        private int window = 64;
+        private long imsiBase = 1_010_000_000_000L;
+        private long imsiCount = 1_000_000;
+        private boolean churn;
+        private long timeoutMs = 1_000;
+        private Duration maxDuration;
+        private String apn = "internet";
+        private TidLayout tidLayout = TidLayout.OSMO_GGSN;
+
+        private Builder() {
+        }
+
+        /** Where requests go (required). */
+        public Builder target(InetSocketAddress target) {
+            this.target = Objects.requireNonNull(target, "target");
+            return this;
+        }
+
+        /** Source IP of the sockets and the SGSN address in the requests; default loopback. */
+        public Builder source(InetAddress source) {
+            this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /** GTP version 0, 1 or 2; default 1. */
+        public Builder version(int version) {
+            this.version = (int) requireRange("version", version, 0, 2);
+            return this;
+        }
+
+        /** Client sockets, 1..1024; default 8. */
+        public Builder sockets(int sockets) {
+            this.sockets = (int) requireRange("sockets", sockets, 1, 1024);
+            return this;
+        }
+
+        /** Creates per second over all sockets, 0 = closed loop; default 100. */
+        public Builder ratePerSecond(long rate) {
+            this.ratePerSecond = requireRange("ratePerSecond", rate, 0, 10_000_000);
+            return this;
+        }
+
+        /** Outstanding requests per socket, 1..4096 (closed-loop window, paced cap); default 64. */
+        public Builder window(int window) {
+            this.window = (int) requireRange("window", window, 1, 4096);
+            return this;
+        }
+
+        /** First IMSI as a number (15 digits with leading zeros); default 001010000000000. */
+        public Builder imsiBase(long base) {
+            this.imsiBase = requireRange("imsiBase", base, 0, 999_999_999_999_999L);
+            return this;
+        }
+
+        /** Distinct IMSIs, used in turn; default 1,000,000. */
+        public Builder imsiCount(long count) {
+            this.imsiCount = requireRange("imsiCount", count, 1, 1_000_000_000_000L);
+            return this;
+        }
+
+        /** Delete every accepted session right away (session churn); default off. */
+        public Builder churn(boolean churn) {
+            this.churn = churn;
+            return this;
+        }
+
+        /** A request unanswered this long is lost, 1..60000 ms; default 1000. */
+        public Builder timeoutMs(long timeoutMs) {
+            this.timeoutMs = requireRange("timeoutMs", timeoutMs, 1, 60_000);
+            return this;
+        }
+
+        /** Stop sending after this long (null = until {@link #stopSending()} or close). */
+        public Builder maxDuration(Duration d) {
+            if (d != null && (d.isNegative() || d.isZero())) {
+                throw new IllegalArgumentException("maxDuration must be positive: " + d);
+            }
+            this.maxDuration = d;
+            return this;
+        }
+
+        /** APN in dotted form; default "internet". */
+        public Builder apn(String apn) {
+            Apn.encode(apn); // validates now rather than at start
+            this.apn = apn;
+            return this;
+        }
+
+        /** v0 TID layout; default {@link TidLayout#OSMO_GGSN}. */
+        public Builder tidLayout(TidLayout layout) {
+            this.tidLayout = Objects.requireNonNull(layout, "layout");
+            return this;
+        }
+
+        public GtpLoadGenerator build() {
+            if (target == null) {
+                throw new IllegalStateException("target is required");
+            }
+            if (imsiBase + imsiCount - 1 > 999_999_999_999_999L) {
+                throw new IllegalStateException("IMSI range exceeds 15 digits: " + imsiBase + " + " + imsiCount);
+            }
+            return new GtpLoadGenerator(new Settings(target, source, version, sockets, ratePerSecond, window, imsiBase,
+                    imsiCount, churn, timeoutMs, maxDuration, apn, tidLayout));
+        }
+
+        public GtpLoadGenerator start() {
+            return build().start();
+        }
+
+        private static long requireRange(String name, long value, long min, long max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
+            }
+            return value;
+        }
+    }
+}
