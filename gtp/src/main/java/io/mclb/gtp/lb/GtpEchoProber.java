@@ -94,6 +94,10 @@ final class GtpEchoProber implements AutoCloseable {
         try {
             for (int i = 0; i < reals.length; i++) {
                 RealServer r = reals[i];
+                if (sentSeq[i] >= 0) {
+                    // the last echo is still unanswered (timeout == interval): it counts as a miss now
+                    timeout(i, sentSeq[i]);
+                }
                 int seq = nextSeq++ & 0xFFFF;
                 sentSeq[i] = seq;
                 ByteBuf b = channelFor(r.address()).alloc().buffer(12);

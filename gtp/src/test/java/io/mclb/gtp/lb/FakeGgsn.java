@@ -133,7 +133,7 @@ final class FakeGgsn implements AutoCloseable {
                 int cause = type == 32 ? v2Cause : 16;
                 ies.u8(2).u16(2).u8(0).u8(cause).u8(0);
                 if (type == 32 && cause == 16) {
-                    ies.u8(87).u16(9).u8(1).u8(0x87).u32(teid).raw(gsn);
+                    ies.u8(87).u16(5 + gsn.length).u8(1).u8(gsn.length == 16 ? 0x47 : 0x87).u32(teid).raw(gsn);
                 }
                 byte[] b = ies.bytes();
                 return new B().u8(0x48).u8(type + 1).u16(8 + b.length).u32(0).u24(seq).u8(0).raw(b).bytes();
