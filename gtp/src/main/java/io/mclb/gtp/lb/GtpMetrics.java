@@ -1,0 +1,53 @@
+package io.mclb.gtp.lb;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Every GTP service metric, declared once (Prometheus names in gtp/README.md):
+ * {@code mclb_gtp_causes_total{vserver,version,cause}}, {@code mclb_gtp_notifications_total{vserver,kind,result}},
+ * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions}.
+ *
+ * <p>One instance per virtual server. Cause counters are resolved on first use of a
+ * (version, cause) pair and cached in an array indexed by cause, so counting is an array read per
+ * answer; concurrent first uses resolve the same counter (registration is idempotent), a benign race.
+ */
+public final class GtpMetrics {
+    public static final String CAUSES = "mclb.gtp.causes";
+    public static final String NOTIFICATIONS = "mclb.gtp.notifications";
+    public static final String GGSN_RESTARTS = "mclb.gtp.ggsn.restarts";
+    public static final String SESSIONS = "mclb.gtp.sessions";
+    public static final String TEID_COLLISIONS = "mclb.gtp.teid.collisions";
+
+    private final MeterRegistry registry;
+    private final String vserver;
+    private final Counter[][] causes = new Counter[3][256];
+
+    public GtpMetrics(MeterRegistry registry, String vserver) {
+        this.registry = registry;
+        this.vserver = vserver;
+    }
+
+    /** Counts one answer with {@code cause} (0..255) of GTP {@code version} (0..2). */
+    public void countCause(int version, int cause) {
+        Counter c = causes[version][cause];
+        if (c == null) {
+            c = Counter.builder(CAUSES).description("Cause values of answers to requests relayed by mclb")
+                    .tag("vserver", vserver).tag("version", "v" + version).tag("cause", Integer.toString(cause))
+                    .register(registry);
+            causes[version][cause] = c;
+        }
+        c.increment();
+    }
+
+    /** Counts a GGSN notification (per session event: resolves the counter each time). */
+    public void countNotification(String kind, String result) {
+        Counter.builder(NOTIFICATIONS).description("GGSN-to-mclb notifications by kind and what mclb did")
+                .tag("vserver", vserver).tag("kind", kind).tag("result", result).register(registry).increment();
+    }
+
+    public static void countRestart(MeterRegistry registry, String farm, String real) {
+        Counter.builder(GGSN_RESTARTS).description("GGSN restarts seen as a change of the echo Recovery value")
+                .tag("farm", farm).tag("real", real).register(registry).increment();
+    }
+}
