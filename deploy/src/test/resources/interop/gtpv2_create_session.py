@@ -6,9 +6,10 @@ Run with /usr/bin/python3: Debian's python3-scapy is visible only to it. Prints 
 and exits 0 if the cause is --expect-cause, 1 on another cause, 2 on no answer (or, with
 --expect-cause 0, exits 0 right after sending: a decode-only check of what scapy builds).
 
-Three scapy 2.5.0 traps are avoided here (peers.md section 9): GTPv2 IE lengths are computed
+Four scapy 2.5.0 traps are avoided here (peers.md section 9): GTPv2 IE lengths are computed
 wrongly (set explicitly, inner IEs before the grouped one), the GTPv2 header defaults to P=1
-(piggyback), so P=0 is set; GTPv1 is not used here.
+(piggyback), so P=0 is set; the GTPv2 header Length is 4 short with T=1, so it is rewritten;
+GTPv1 is not used here.
 """
 import argparse
 import socket
@@ -34,7 +35,15 @@ def create_session_request(src, imsi, seq, sender_teid):
                             ipv4=src, ipv4_present=1)),
            fix_len(IE_APN(APN="internet")),
            bearer]
-    return bytes(GTPHeader(P=0, T=1, teid=0, seq=seq) / GTPV2CreateSessionRequest(IE_list=ies))
+    return fix_header_len(bytes(GTPHeader(P=0, T=1, teid=0, seq=seq) / GTPV2CreateSessionRequest(IE_list=ies)))
+
+
+def fix_header_len(raw):
+    """scapy 2.5.0 also writes the GTPv2 header Length 4 short when T=1 (0x38 for a 64-octet
+    message instead of 60): the last IE then overruns the message and a strict peer drops it
+    (mclb counts gtp_ie_overruns_message; tshark is lenient). Length = octets after the first 4."""
+    n = len(raw) - 4
+    return raw[:2] + bytes([n >> 8, n & 0xFF]) + raw[4:]
 
 
 def main():

@@ -80,7 +80,7 @@ public final class GtpServiceFactory implements ServiceFactory {
         }
         long cacWindowNs = 0;
         for (VirtualServerConfig v : ctx.config().vservers().values()) {
-            if (syntax.services().contains(v.service())) {
+            if (v.service() != null && syntax.services().contains(v.service())) {
                 cacWindowNs = Math.max(cacWindowNs, GtpVserverSettings.of(v).imsiSeconds() * 1_000_000_000L);
             }
         }
