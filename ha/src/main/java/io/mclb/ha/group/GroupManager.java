@@ -38,7 +38,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>A message is refused and counted (and changes nothing) when malformed, badly authenticated,
  * for an unknown group, from an unknown peer (not a configured peer, or when none is configured not
- * on the interface's subnet, or its claimed address differs from the datagram's source), or replayed
+ * on the interface's subnet, or its claimed address differs from the datagram's source, except a probe
+ * reply from the virtual address), or replayed
  * (boot id older than the last seen, or same boot and a sequence not above the last; an equal
  * sequence is the multicast/unicast duplicate and is dropped silently).
  *
@@ -211,7 +212,9 @@ public final class GroupManager implements ServingGate, AutoCloseable {
         if (h.sender().equals(g.config().address())) {
             return; // our own multicast looped back
         }
-        if (!h.sender().equals(from.getAddress()) || !knownPeer(g.config(), h.sender())) {
+        // a probe reply may come from the virtual address: the owner answers on its VIP socket
+        boolean viaVip = h.type() == Hello.Type.PROBE_REPLY && from.getAddress().equals(g.vip());
+        if ((!viaVip && !h.sender().equals(from.getAddress())) || !knownPeer(g.config(), h.sender())) {
             metrics.refused(HelloCodec.Refusal.UNKNOWN_PEER);
             return;
         }
