@@ -23,7 +23,8 @@ import java.util.Arrays;
  *     hold times and reported a better connectivity score than ours, we are the side that lost its
  *     links: withhold (counted). After that the peer's report is void (a dead peer is never better).</li>
  * <li><b>the virtual address still answers</b>: a {@link Hello.Type#PROBE} goes to the virtual address
- *     and to every peer; a PROBE_REPLY from a node in Active within the probe timeout withholds the
+ *     and to every peer; a PROBE_REPLY from a node in Active within the probe timeout (half the hold time, at
+ *     least one hello period) withholds the
  *     takeover and restarts the active timer (the hellos were lost, the peer is alive: no split brain).</li>
  * </ol>
  * A Standby takes over only after hearing the active (hellos established). A node that never heard a
@@ -242,7 +243,7 @@ public final class StandbyGroup {
             return;
         }
         if (probeDeadlineNs == 0) {
-            probeDeadlineNs = nowNs + Math.max(20, cfg.helloMs()) * MS;
+            probeDeadlineNs = nowNs + probeTimeoutMs(cfg) * MS;
             out.probe(message(Hello.Type.PROBE, nowNs));
             return;
         }
@@ -251,6 +252,11 @@ public final class StandbyGroup {
                     ? "active timer expired (no hello from the active peer for the hold time; virtual address silent)"
                     : "no peer heard since start (virtual address silent)");
         }
+    }
+
+    /** How long a takeover waits for a PROBE_REPLY: half the hold time, at least one hello period. */
+    static long probeTimeoutMs(GroupConfig c) {
+        return Math.max(c.helloMs(), c.holdMs() / 2);
     }
 
     private void withhold(String reason, String why) {

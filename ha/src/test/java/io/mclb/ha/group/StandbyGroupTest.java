@@ -48,8 +48,8 @@ class StandbyGroupTest {
         p.a.kill();
         p.run(HOLD_MS - 20);
         assertThat(p.b.state()).isEqualTo(STANDBY);
-        // hold, then one probe timeout (the hello period) with no answer from the virtual address
-        p.run(20 + PairHarness.HELLO_MS + 20);
+        // hold, then one probe timeout (half the hold time) with no answer from the virtual address
+        p.run(20 + HOLD_MS / 2 + 20);
         assertThat(p.b.state()).isEqualTo(ACTIVE);
     }
 
@@ -143,7 +143,7 @@ class StandbyGroupTest {
         p.a.boot();
         p.run(2 * HOLD_MS - 10);
         assertThat(p.a.state()).isEqualTo(SPEAK);
-        p.run(PairHarness.HELLO_MS + 20);
+        p.run(HOLD_MS / 2 + 20);
         assertThat(p.a.state()).isEqualTo(ACTIVE);
     }
 
