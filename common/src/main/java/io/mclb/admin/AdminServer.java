@@ -44,12 +44,22 @@ public final class AdminServer implements AutoCloseable {
         Table table(Map<String, String> query);
     }
 
+    /** An operator action a module adds ({@code POST /api/v1/NAME}, e.g. {@code failover/active}). */
+    public interface Action {
+        ActionResult run(Map<String, String> query);
+    }
+
+    /** The answer to an action: {@code ok} and a message for the operator. */
+    public record ActionResult(boolean ok, String message) {
+    }
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final Supplier<MclbRuntime> runtime;
     private final Reloader reloader;
     private final Supplier<String> runningConfig;
-    private final Map<String, View> extraViews = new HashMap<>();
+    private final Map<String, View> extraViews = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Action> actions = new java.util.concurrent.ConcurrentHashMap<>();
 
     public AdminServer(InetSocketAddress address, Supplier<MclbRuntime> runtime, Reloader reloader,
                        Supplier<String> runningConfig) throws IOException {
@@ -69,6 +79,10 @@ public final class AdminServer implements AutoCloseable {
 
     public void addView(String name, View view) {
         extraViews.put(name, view);
+    }
+
+    public void addAction(String name, Action action) {
+        actions.put(name, action);
     }
 
     public void start() {
@@ -104,6 +118,12 @@ public final class AdminServer implements AutoCloseable {
                     body.put("errors", r.errors());
                     body.put("notes", r.notes());
                     send(ex, r.ok() ? 200 : 400, "application/json", Json.write(body));
+                } else if (actions.containsKey(what)) {
+                    ActionResult r = actions.get(what).run(q);
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("ok", r.ok());
+                    body.put("message", r.message());
+                    send(ex, r.ok() ? 200 : 409, "application/json", Json.write(body));
                 } else {
                     send(ex, 404, "text/plain", "unknown action " + what + "\n");
                 }

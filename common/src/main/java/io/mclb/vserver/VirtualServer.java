@@ -122,7 +122,10 @@ public final class VirtualServer implements AutoCloseable {
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
         if (Transports.nativeEpoll()) {
+            // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
+            // only moves the address (DESIGN section 7, warm standby); harmless for a local address
             b.option(UnixChannelOption.SO_REUSEPORT, true)
+                    .option(EpollChannelOption.IP_FREEBIND, true)
                     .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
         }
         return b;

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 
 /** {@code mclb show reals|vservers|serverfarms|sticky [TABLE]|stats|running-config [--json]}. */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show the running balancer: reals, vservers, serverfarms, sticky [client-ip|gtp imsi|radius framed-ip|...], stats, running-config.")
+        description = "Show the running balancer: reals, vservers, serverfarms, sticky [client-ip|gtp imsi|radius framed-ip|...], stats, failover, running-config.")
 public final class ShowCommand implements Callable<Integer> {
     @Mixin
     AdminTarget target;

@@ -6,9 +6,10 @@ import io.mclb.config.ConfigException;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.ConfigWriter;
 import io.mclb.config.MclbConfig;
+import io.mclb.runtime.ExtensionHost;
 import io.mclb.runtime.MclbRuntime;
+import io.mclb.runtime.RuntimeExtension;
 import io.mclb.time.NanoClock;
-import io.mclb.vserver.ServingGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,11 +19,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * One mclb process: the runtime built from a configuration file, its admin listener, and reload
- * (from {@code mclb reload}, the admin API, or SIGHUP). A reload that fails keeps the running
- * configuration and says why.
+ * One mclb process: the runtime built from a configuration file, its admin listener, its runtime
+ * extensions (HA, replication: started after the admin listener, stopped before the runtime), and
+ * reload (from {@code mclb reload}, the admin API, or SIGHUP). A reload that fails, or that an
+ * extension's guard refuses (a standby while its peer is active), keeps the running configuration
+ * and says why.
  */
-public final class MclbServer implements AutoCloseable {
+public final class MclbServer implements AutoCloseable, ExtensionHost {
     private static final Logger LOG = LoggerFactory.getLogger(MclbServer.class);
 
     private final Path configFile;
@@ -30,6 +33,8 @@ public final class MclbServer implements AutoCloseable {
     private final MclbRuntime runtime;
     private final AdminServer admin;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final List<ReloadGuard> guards = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<RuntimeExtension> started = new java.util.ArrayList<>();
 
     private MclbServer(Path configFile, Modules modules, MclbRuntime runtime, AdminServer admin) {
         this.configFile = configFile;
@@ -48,7 +53,7 @@ public final class MclbServer implements AutoCloseable {
         for (ConfigError w : config.warnings()) {
             LOG.warn("{}", w);
         }
-        MclbRuntime rt = MclbRuntime.start(config, modules.services(), ServingGate.ALWAYS, NanoClock.system());
+        MclbRuntime rt = MclbRuntime.start(config, modules.services(), modules.gate(), NanoClock.system());
         AdminServer admin;
         MclbServer[] self = new MclbServer[1];
         try {
@@ -61,6 +66,15 @@ public final class MclbServer implements AutoCloseable {
         }
         self[0] = new MclbServer(configFile, modules, rt, admin);
         admin.start();
+        try {
+            for (RuntimeExtension x : modules.extensions()) {
+                x.start(rt, self[0]);
+                self[0].started.add(x);
+            }
+        } catch (Exception | Error e) {
+            self[0].close();
+            throw e;
+        }
         LOG.info("mclb running: {} farm(s), {} vserver(s); metrics at http://{}:{}/metrics",
                 config.farms().size(), config.vservers().size(), admin.address().getAddress().getHostAddress(),
                 admin.address().getPort());
@@ -71,6 +85,14 @@ public final class MclbServer implements AutoCloseable {
     public synchronized AdminServer.ReloadResult reload() {
         if (configFile == null) {
             return new AdminServer.ReloadResult(false, List.of("this mclb runs a built-in configuration"), List.of());
+        }
+        for (ReloadGuard g : guards) {
+            String why = g.refuseReload();
+            if (why != null) {
+                runtime.reloadRefused();
+                LOG.warn("reload refused: {}", why);
+                return new AdminServer.ReloadResult(false, List.of(why), List.of());
+            }
         }
         MclbConfig next;
         try {
@@ -85,8 +107,15 @@ public final class MclbServer implements AutoCloseable {
             LOG.warn("reload refused: {}", e.toString());
             return new AdminServer.ReloadResult(false, List.of(configFile + ": " + e.getMessage()), List.of());
         }
+        return apply(next);
+    }
+
+    private AdminServer.ReloadResult apply(MclbConfig next) {
         try {
             List<String> notes = runtime.reload(next);
+            for (RuntimeExtension x : started) {
+                x.reloaded(runtime);
+            }
             List<String> warnings = next.warnings().stream().map(ConfigError::toString).toList();
             List<String> all = new java.util.ArrayList<>(warnings);
             all.addAll(notes);
@@ -95,6 +124,42 @@ public final class MclbServer implements AutoCloseable {
             LOG.error("reload failed while applying", e);
             return new AdminServer.ReloadResult(false, List.of("apply failed: " + e.getMessage()), List.of());
         }
+    }
+
+    /**
+     * {@inheritDoc} The text's relative paths resolve against the configuration file's directory;
+     * the running configuration keeps naming the local file as its source.
+     */
+    @Override
+    public synchronized AdminServer.ReloadResult applyConfig(String origin, String text) {
+        MclbConfig parsed;
+        try {
+            Path dir = configFile == null ? null : configFile.toAbsolutePath().getParent();
+            parsed = ConfigParser.parse(origin, text, dir, modules.syntaxes());
+        } catch (ConfigException e) {
+            runtime.reloadRefused();
+            List<String> errors = e.errors().stream().map(ConfigError::toString).toList();
+            LOG.warn("configuration from {} refused:\n{}", origin, String.join("\n", errors));
+            return new AdminServer.ReloadResult(false, errors, List.of());
+        }
+        LOG.info("applying the configuration from {}", origin);
+        return apply(new MclbConfig(parsed.global(), parsed.farms(), parsed.vservers(), parsed.globalExtensions(),
+                parsed.warnings(), configFile));
+    }
+
+    @Override
+    public void addView(String name, AdminServer.View view) {
+        admin.addView(name, view);
+    }
+
+    @Override
+    public void addAction(String name, AdminServer.Action action) {
+        admin.addAction(name, action);
+    }
+
+    @Override
+    public void addReloadGuard(ReloadGuard guard) {
+        guards.add(guard);
     }
 
     public MclbRuntime runtime() {
@@ -114,6 +179,13 @@ public final class MclbServer implements AutoCloseable {
     public void close() {
         if (stopped.getCount() == 0) {
             return;
+        }
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).stop();
+            } catch (RuntimeException e) {
+                LOG.warn("stopping extension {} failed", started.get(i).name(), e);
+            }
         }
         admin.close();
         runtime.close();

@@ -1,0 +1,72 @@
+package io.mclb.ha;
+
+import io.mclb.server.MclbServer;
+import io.mclb.server.Modules;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The HA extension found by ServiceLoader and wired into a running server: a node alone comes up
+ * active, its standby-gated virtual server then serves, {@code show failover} and the failover
+ * actions answer on the admin listener, and the metrics carry the HA names.
+ */
+class HaWiringTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLoneNodeBecomesActiveAndServesItsStandbyGatedVirtualServer() throws Exception {
+        int admin;
+        try (ServerSocket s = new ServerSocket(0)) {
+            admin = s.getLocalPort();
+        }
+        int vport;
+        int haPort;
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+             DatagramSocket t = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            vport = s.getLocalPort();
+            haPort = t.getLocalPort();
+        }
+        Path cfg = dir.resolve("mclb.cfg");
+        Files.writeString(cfg, "mclb admin 127.0.0.1 " + admin + "\nmclb data-dir " + dir.resolve("data")
+                + "\nmclb sticky entries 10000\nmclb ha vip-control noop\nmclb ha port " + haPort + "\n"
+                + "interface lo\n ip address 127.0.0.1 255.0.0.0\n standby 5 ip 127.0.0.100\n"
+                + " standby 5 timers msec 50 msec 200\n standby 5 name T\n"
+                + "ip slb serverfarm F\n real 127.0.0.11 9\n  inservice\n"
+                + "ip slb vserver V\n virtual 127.0.0.1 udp " + vport + "\n serverfarm F\n inservice standby T\n");
+        try (MclbServer server = MclbServer.start(cfg, Modules.load())) {
+            assertThat(server.runtime().vservers().get("V").serving()).isFalse();
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.runtime().vservers().get("V").serving());
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + admin;
+            HttpResponse<String> view = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(view.statusCode()).isEqualTo(200);
+            assertThat(view.body()).contains("\"host\":\"This host\"", "\"state\":\"Active\"", "\"host\":\"Other host\"");
+            HttpResponse<String> act = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover/active"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(act.statusCode()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(2)).until(() -> http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/api/v1/failover?format=text")).build(), HttpResponse.BodyHandlers.ofString())
+                    .body().contains("Active (forced)"));
+            String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("mclb_ha_state{group=\"T\",state=\"Active\"} 1.0",
+                    "mclb_ha_transitions_total{group=\"T\",to=\"Active\"}");
+        }
+    }
+}

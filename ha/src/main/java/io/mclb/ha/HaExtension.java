@@ -1,0 +1,131 @@
+package io.mclb.ha;
+
+import io.mclb.admin.AdminServer;
+import io.mclb.config.ConfigSyntax;
+import io.mclb.config.MclbConfig;
+import io.mclb.ha.group.GroupConfig;
+import io.mclb.ha.group.GroupManager;
+import io.mclb.ha.group.LinkState;
+import io.mclb.ha.group.StandbyGroup;
+import io.mclb.ha.vip.LinuxVirtualAddressControl;
+import io.mclb.ha.vip.NoopVirtualAddressControl;
+import io.mclb.ha.vip.VirtualAddressControl;
+import io.mclb.runtime.ExtensionHost;
+import io.mclb.runtime.RuntimeExtension;
+import io.mclb.vserver.ServiceContext;
+import io.mclb.vserver.ServingGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The HA group as a {@link RuntimeExtension}: reads the {@code interface}/{@code standby} lines,
+ * runs a {@link GroupManager}, gates {@code inservice standby NAME} virtual servers, adds
+ * {@code show failover}, {@code POST failover/active|reset}, and refuses local reloads while this node
+ * is not active and a peer is (the active node owns the configuration; replication pushes it).
+ *
+ * <p>Global lines it also owns: {@code mclb ha port N} (default 1985) and
+ * {@code mclb ha vip-control linux|noop} (default linux; noop for unprivileged tests).
+ * Group settings changed by a reload take effect after a restart (logged).
+ */
+public final class HaExtension implements RuntimeExtension {
+    private static final Logger LOG = LoggerFactory.getLogger(HaExtension.class);
+
+    private final HaSyntax syntax = new HaSyntax();
+    private volatile GroupManager manager;
+    private List<GroupConfig> running = List.of();
+
+    /** Before start (and without groups) nothing is active: a standby-gated server never serves by accident. */
+    private final ServingGate gate = name -> {
+        GroupManager m = manager;
+        return m != null && m.isActive(name);
+    };
+
+    @Override
+    public String name() {
+        return "ha-group";
+    }
+
+    @Override
+    public ConfigSyntax syntax() {
+        return syntax;
+    }
+
+    @Override
+    public ServingGate gate() {
+        return gate;
+    }
+
+    @Override
+    public void start(ServiceContext ctx, ExtensionHost host) throws Exception {
+        MclbConfig config = ctx.config();
+        running = HaSyntax.groups(config);
+        if (running.isEmpty()) {
+            return;
+        }
+        VirtualAddressControl vips = "noop".equals(HaSyntax.setting(config, "vip-control"))
+                ? new NoopVirtualAddressControl() : new LinuxVirtualAddressControl();
+        String port = HaSyntax.setting(config, "port");
+        GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, ctx.registry(), ctx.clock(),
+                port == null ? GroupManager.DEFAULT_PORT : Integer.parseInt(port));
+        m.start();
+        manager = m;
+        for (GroupConfig g : running) {
+            LOG.info("HA {}", g);
+        }
+        host.addView("failover", new FailoverView(m, LinkState.SYSFS));
+        host.addAction("failover/active", q -> {
+            m.forceActive(q.get("group"));
+            return new AdminServer.ActionResult(true, "this node is going active"
+                    + (q.get("group") == null ? " in every group" : " in group " + q.get("group"))
+                    + " (forced until 'mclb failover reset')");
+        });
+        host.addAction("failover/reset", q -> {
+            m.reset(q.get("group"));
+            return new AdminServer.ActionResult(true, "forced state cleared; the election rules apply again");
+        });
+        host.addReloadGuard(this::refuseReload);
+    }
+
+    /** Non-null while a group here is not active and its peer is: the configuration belongs to the active node. */
+    String refuseReload() {
+        GroupManager m = manager;
+        if (m == null) {
+            return null;
+        }
+        long now = m.clock().nanoTime();
+        for (StandbyGroup g : m.groups().values()) {
+            if (g.state() != io.mclb.ha.group.HsrpState.ACTIVE && g.peerActive(now)) {
+                return "this node is " + g.state().label().toLowerCase(Locale.ROOT) + " in HA group "
+                        + g.config().name() + " and peer " + g.peer().sender().getHostAddress()
+                        + " is active: change the configuration on the active node (it is replicated here), "
+                        + "or make this node active first with 'mclb failover active'";
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void reloaded(ServiceContext ctx) {
+        List<GroupConfig> next = HaSyntax.groups(ctx.config());
+        if (!next.equals(running)) {
+            LOG.warn("HA group settings changed: they take effect after a restart of mclb");
+        }
+    }
+
+    @Override
+    public void stop() {
+        GroupManager m = manager;
+        manager = null;
+        if (m != null) {
+            m.close();
+        }
+    }
+
+    /** The running group manager, or null (no groups configured, or not started). */
+    public GroupManager manager() {
+        return manager;
+    }
+}

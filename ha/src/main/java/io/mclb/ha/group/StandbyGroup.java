@@ -1,0 +1,371 @@
+package io.mclb.ha.group;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.util.Arrays;
+
+/**
+ * The state machine of one HSRP-style group (RFC 2281 section 6, restated in reference/hsrp.md
+ * section 6), driven by {@link #tick}, {@link #onHello} and {@link #onProbeReply} with the time
+ * passed in; it does no I/O itself: what it sends and every state change go to an {@link Outbox}.
+ *
+ * <p>Timers (RFC 2281 section 6.2): the <em>active timer</em> ({@link #activeDeadlineNs}, restarted by
+ * every hello from the active peer with that hello's hold time), the <em>standby timer</em>
+ * ({@link #standbyDeadlineNs}, restarted by hellos from a better Speak/Standby peer) and the
+ * <em>hello timer</em>.
+ *
+ * <p>mclb's additions (reference/hsrp.md section 9, Equalizer and LocalDirector practice) to the
+ * takeover when the active timer expires:
+ * <ol>
+ * <li><b>connectivity</b>: while the peer's last hello is younger than {@value #CONNECTIVITY_VETO_HOLDS}
+ *     hold times and reported a better connectivity score than ours, we are the side that lost its
+ *     links: withhold (counted). After that the peer's report is void (a dead peer is never better).</li>
+ * <li><b>the virtual address still answers</b>: a {@link Hello.Type#PROBE} goes to the virtual address
+ *     and to every peer; a PROBE_REPLY from a node in Active within the probe timeout (half the hold time, at
+ *     least one hello period) withholds the
+ *     takeover and restarts the active timer (the hellos were lost, the peer is alive: no split brain).</li>
+ * </ol>
+ * A Standby takes over only after hearing the active (hellos established). A node that never heard a
+ * peer becomes active only by the cold-start path: one hold in Listen, one in Speak, then the probe
+ * (LocalDirector: a unit alone comes up active; otherwise a pair whose other half is down never serves).
+ * No fail-back without {@code preempt}; with it, only after {@code preempt delay minimum} since start.
+ *
+ * <p>Not thread-safe: one thread (the group manager's) calls everything; {@link #state()} may be read
+ * from any thread.
+ */
+public final class StandbyGroup {
+    private static final Logger LOG = LoggerFactory.getLogger(StandbyGroup.class);
+    static final int CONNECTIVITY_VETO_HOLDS = 3;
+    /** A forced-active node's priority on the wire and in comparisons: above any configured one. */
+    static final int FORCED_PRIORITY = 256;
+    static final long MS = 1_000_000L;
+
+    /** Where the state machine's effects go: the group manager sends them and moves the address. */
+    public interface Outbox {
+        void send(Hello h);
+
+        /** Sends a PROBE to the virtual address and to every peer. */
+        void probe(Hello probe);
+
+        void transitioned(StandbyGroup g, HsrpState from, HsrpState to, String reason, long nowNs);
+
+        /** A takeover was withheld (reason {@code connectivity} or {@code vip_answers}). */
+        default void withheld(StandbyGroup g, String reason) {
+        }
+    }
+
+    private final GroupConfig cfg;
+    private final Outbox out;
+    private final LinkState links;
+    private final long bootId;
+    private long sequence;
+    private volatile HsrpState state = HsrpState.INITIAL;
+    private long stateSinceNs;
+    private long startedNs;
+    private long activeSinceNs;
+    private long activeDeadlineNs;
+    private long standbyDeadlineNs;
+    private long helloDueNs;
+    private long probeDeadlineNs;
+    private boolean withholding;
+    private boolean forced;
+    private InetAddress vip;
+    private volatile Hello peer;
+    private volatile long peerHeardNs;
+    private boolean peerActive;
+
+    /**
+     * @param bootId this node's start time in epoch ms (see {@link Hello#bootId()})
+     */
+    public StandbyGroup(GroupConfig cfg, LinkState links, long bootId, Outbox out) {
+        this.cfg = cfg;
+        this.links = links;
+        this.bootId = bootId;
+        this.out = out;
+        this.vip = cfg.vip();
+    }
+
+    /** Event a: the group is configured on an interface that is up. */
+    public void start(long nowNs) {
+        startedNs = nowNs;
+        activeDeadlineNs = nowNs + cfg.holdMs() * MS;
+        standbyDeadlineNs = activeDeadlineNs;
+        transition(vip == null ? HsrpState.LEARN : HsrpState.LISTEN, nowNs, "group started");
+    }
+
+    /** Event b: the group stops; an active node resigns first so the standby need not wait for the hold time. */
+    public void stop(long nowNs) {
+        if (state == HsrpState.ACTIVE) {
+            out.send(message(Hello.Type.RESIGN, nowNs));
+        }
+        transition(HsrpState.INITIAL, nowNs, "group stopped");
+    }
+
+    /** Timers: call at least every few milliseconds (the manager ticks at a fifth of the hello period). */
+    public void tick(long nowNs) {
+        switch (state) {
+            case LISTEN -> {
+                if (nowNs >= standbyDeadlineNs) {
+                    transition(HsrpState.SPEAK, nowNs, "no better standby heard for the hold time");
+                }
+            }
+            case SPEAK, STANDBY -> {
+                if (state == HsrpState.SPEAK && nowNs >= standbyDeadlineNs) {
+                    transition(HsrpState.STANDBY, nowNs, "no better candidate heard for the hold time");
+                }
+                if (nowNs >= activeDeadlineNs) {
+                    takeOver(nowNs);
+                }
+            }
+            default -> {
+            }
+        }
+        preempt(nowNs);
+        if ((state == HsrpState.SPEAK || state == HsrpState.STANDBY || state == HsrpState.ACTIVE)
+                && nowNs >= helloDueNs) {
+            helloDueNs = nowNs + cfg.helloMs() * MS;
+            out.send(message(Hello.Type.HELLO, nowNs));
+        }
+    }
+
+    /** A hello or resign that passed authentication, peer and replay checks. */
+    public void onHello(Hello h, long nowNs) {
+        peer = h;
+        peerHeardNs = nowNs;
+        if (h.type() == Hello.Type.RESIGN) {
+            peerActive = false;
+            if (state == HsrpState.STANDBY) {
+                transition(HsrpState.ACTIVE, nowNs, "active peer " + h.sender().getHostAddress() + " resigned");
+            } else {
+                activeDeadlineNs = nowNs;
+            }
+            return;
+        }
+        boolean better = peerBetter(h);
+        if (h.state() == HsrpState.ACTIVE) {
+            peerActive = true;
+            if (state == HsrpState.LEARN && h.vip() != null) {
+                vip = h.vip();
+                transition(HsrpState.LISTEN, nowNs, "learned virtual address " + vip.getHostAddress());
+            }
+            if (state == HsrpState.ACTIVE) {
+                if (better) {
+                    // RFC 2281 event g: another active with higher priority -> Speak, restart timers A and B
+                    activeDeadlineNs = nowNs + h.holdMs() * MS;
+                    standbyDeadlineNs = nowNs + cfg.holdMs() * MS;
+                    transition(HsrpState.SPEAK, nowNs, "active peer " + h.sender().getHostAddress()
+                            + " has higher priority " + wirePriority(h));
+                } else {
+                    helloDueNs = nowNs; // event h: answer at once so the worse active yields
+                }
+                return;
+            }
+            activeDeadlineNs = nowNs + h.holdMs() * MS;
+            probeDeadlineNs = 0;
+            withholding = false;
+            return;
+        }
+        if ((h.state() == HsrpState.SPEAK || h.state() == HsrpState.STANDBY) && better && state != HsrpState.ACTIVE) {
+            standbyDeadlineNs = nowNs + h.holdMs() * MS;
+            if (state == HsrpState.SPEAK || state == HsrpState.STANDBY) {
+                // events f and k: a better candidate speaks -> Listen
+                transition(HsrpState.LISTEN, nowNs, "peer " + h.sender().getHostAddress() + " in "
+                        + h.state().label() + " has higher priority " + wirePriority(h));
+            }
+        }
+    }
+
+    /** An authenticated answer to our probe. */
+    public void onProbeReply(Hello h, long nowNs) {
+        peer = h;
+        peerHeardNs = nowNs;
+        if (probeDeadlineNs != 0 && h.state() == HsrpState.ACTIVE) {
+            probeDeadlineNs = 0;
+            activeDeadlineNs = nowNs + h.holdMs() * MS;
+            peerActive = true;
+            withhold("vip_answers", "the virtual address is answered by active peer " + h.sender().getHostAddress());
+        }
+    }
+
+    /** {@code mclb failover active}: active now, and above any priority until {@link #reset}. */
+    public void forceActive(long nowNs) {
+        forced = true;
+        helloDueNs = nowNs;
+        transition(HsrpState.ACTIVE, nowNs, "operator: failover active");
+    }
+
+    /**
+     * {@code mclb failover reset}: clears the forced state; the node keeps its role and the normal
+     * rules apply from here (a better peer with preempt takes over after its delay).
+     */
+    public void reset(long nowNs) {
+        forced = false;
+        helloDueNs = nowNs;
+        LOG.info("group {}: failover reset by operator, state {}", cfg.name(), state.label());
+    }
+
+    /** The one place the state changes: counted and logged once by the outbox. */
+    void transition(HsrpState to, long nowNs, String reason) {
+        HsrpState from = state;
+        if (from == to) {
+            return;
+        }
+        state = to;
+        stateSinceNs = nowNs;
+        probeDeadlineNs = 0;
+        withholding = false;
+        switch (to) {
+            case SPEAK -> {
+                // give the election one hold time before anyone may claim the address
+                standbyDeadlineNs = Math.max(standbyDeadlineNs, nowNs + cfg.holdMs() * MS);
+                activeDeadlineNs = Math.max(activeDeadlineNs, nowNs + cfg.holdMs() * MS);
+                helloDueNs = nowNs;
+            }
+            case STANDBY -> helloDueNs = nowNs;
+            case ACTIVE -> {
+                activeSinceNs = nowNs;
+                peerActive = false;
+                helloDueNs = nowNs;
+            }
+            default -> {
+            }
+        }
+        out.transitioned(this, from, to, reason, nowNs);
+    }
+
+    private void takeOver(long nowNs) {
+        Hello p = peer;
+        int own = score();
+        if (p != null && p.score() > own && nowNs - peerHeardNs < CONNECTIVITY_VETO_HOLDS * (long) p.holdMs() * MS) {
+            withhold("connectivity", "own connectivity " + own + " is below the peer's last reported " + p.score());
+            return;
+        }
+        if (probeDeadlineNs == 0) {
+            probeDeadlineNs = nowNs + probeTimeoutMs(cfg) * MS;
+            out.probe(message(Hello.Type.PROBE, nowNs));
+            return;
+        }
+        if (nowNs >= probeDeadlineNs) {
+            transition(HsrpState.ACTIVE, nowNs, peerActive || p != null
+                    ? "active timer expired (no hello from the active peer for the hold time; virtual address silent)"
+                    : "no peer heard since start (virtual address silent)");
+        }
+    }
+
+    /** How long a takeover waits for a PROBE_REPLY: half the hold time, at least one hello period. */
+    static long probeTimeoutMs(GroupConfig c) {
+        return Math.max(c.helloMs(), c.holdMs() / 2);
+    }
+
+    private void withhold(String reason, String why) {
+        if (!withholding) {
+            withholding = true;
+            LOG.warn("group {}: takeover withheld: {}", cfg.name(), why);
+            out.withheld(this, reason);
+        }
+    }
+
+    private void preempt(long nowNs) {
+        Hello p = peer;
+        if (!cfg.preempt() || p == null || !peerActive || nowNs >= activeDeadlineNs || state == HsrpState.ACTIVE
+                || state == HsrpState.INITIAL || state == HsrpState.LEARN
+                || nowNs - startedNs < cfg.preemptDelayMs() * MS || peerBetter(p)) {
+            return;
+        }
+        transition(HsrpState.ACTIVE, nowNs, "preempt: priority " + effectivePriority() + " over active peer "
+                + p.sender().getHostAddress() + "'s " + wirePriority(p));
+    }
+
+    /** Whether the sender of {@code h} wins an election against this node: forced, priority, then address. */
+    boolean peerBetter(Hello h) {
+        int mine = forced ? FORCED_PRIORITY : effectivePriority();
+        int theirs = wirePriority(h);
+        if (mine != theirs) {
+            return theirs > mine;
+        }
+        return compare(h.sender().getAddress(), cfg.address().getAddress()) > 0;
+    }
+
+    private static int wirePriority(Hello h) {
+        return h.forced() ? FORCED_PRIORITY : h.priority();
+    }
+
+    private static int compare(byte[] a, byte[] b) {
+        return a.length != b.length ? Integer.compare(a.length, b.length) : Arrays.compareUnsigned(a, b);
+    }
+
+    /** Configured priority less the decrement of every tracked interface that is down, at least 0. */
+    public int effectivePriority() {
+        int p = cfg.priority();
+        for (GroupConfig.Track t : cfg.tracks()) {
+            if (!links.up(t.iface())) {
+                p -= t.decrement();
+            }
+        }
+        return Math.max(0, p);
+    }
+
+    /** Per mille of this node's links up: the group's interface and every tracked one. */
+    public int score() {
+        int n = 1;
+        int up = links.up(cfg.iface()) ? 1 : 0;
+        for (GroupConfig.Track t : cfg.tracks()) {
+            n++;
+            up += links.up(t.iface()) ? 1 : 0;
+        }
+        return up * 1000 / n;
+    }
+
+    Hello message(Hello.Type type, long nowNs) {
+        return new Hello(type, cfg.group(), state, effectivePriority(), forced, score(), cfg.helloMs(), cfg.holdMs(),
+                bootId, ++sequence, state == HsrpState.ACTIVE ? (nowNs - activeSinceNs) / MS : 0, cfg.address(), vip);
+    }
+
+    /** A PROBE_REPLY carrying this node's state. */
+    public Hello probeReply(long nowNs) {
+        return message(Hello.Type.PROBE_REPLY, nowNs);
+    }
+
+    public HsrpState state() {
+        return state;
+    }
+
+    public GroupConfig config() {
+        return cfg;
+    }
+
+    public boolean forced() {
+        return forced;
+    }
+
+    /** The virtual address, configured or learned; null while learning. */
+    public InetAddress vip() {
+        return vip;
+    }
+
+    /** The last message heard from a peer, or null. */
+    public Hello peer() {
+        return peer;
+    }
+
+    public long peerHeardNs() {
+        return peerHeardNs;
+    }
+
+    /** Whether a peer is active now: its hellos arrive and said Active within the hold time. */
+    public boolean peerActive(long nowNs) {
+        Hello p = peer;
+        return p != null && p.state() == HsrpState.ACTIVE && nowNs - peerHeardNs < p.holdMs() * MS;
+    }
+
+    public long stateSinceNs() {
+        return stateSinceNs;
+    }
+
+    /** How long this node has been active, in ms (0 when not active). */
+    public long activeForMs(long nowNs) {
+        return state == HsrpState.ACTIVE ? (nowNs - activeSinceNs) / MS : 0;
+    }
+}
