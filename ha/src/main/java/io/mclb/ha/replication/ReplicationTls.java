@@ -44,7 +44,9 @@ final class ReplicationTls {
 
     static SslContext client(ReplicationConfig.TlsFiles f) throws IOException, GeneralSecurityException {
         return SslContextBuilder.forClient().keyManager(key(f.key()), certs(f.cert()).toArray(new X509Certificate[0]))
-                .trustManager(certs(f.ca())).sslProvider(SslProvider.JDK).protocols(PROTOCOLS).build();
+                .trustManager(certs(f.ca())).sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
+                // Netty 4.2 verifies host names by default; peers are named by address, checked apart
+                .endpointIdentificationAlgorithm(null).build();
     }
 
     static PrivateKey key(Path file) throws IOException {
@@ -52,7 +54,8 @@ final class ReplicationTls {
             Object o = p.readObject();
             JcaPEMKeyConverter conv = new JcaPEMKeyConverter();
             if (o instanceof PEMKeyPair kp) {
-                return conv.getKeyPair(kp).getPrivate();
+                // the private part alone: a SEC1 key may omit its optional public key (JcaPEMWriter does)
+                return conv.getPrivateKey(kp.getPrivateKeyInfo());
             }
             if (o instanceof PrivateKeyInfo info) {
                 return conv.getPrivateKey(info);
