@@ -24,8 +24,12 @@ final class Node implements AutoCloseable {
     final StickyReplicator replicator;
 
     Node(Path dir) {
+        this(dir, 1 << 14);
+    }
+
+    Node(Path dir, int queueCapacity) {
         table = StickyTables.open(dir, 200_000);
-        replicator = new StickyReplicator(table, state, registry, 1 << 14);
+        replicator = new StickyReplicator(table, state, registry, queueCapacity);
     }
 
     /** Loopback on both ends, ephemeral port, short timers. */

@@ -71,6 +71,31 @@ class StickyReplicatorTest {
     }
 
     @Test
+    void queueOverflowIsCountedAndRepairedByAResync() throws Exception {
+        Node a = new Node(dir.resolve("a"), 16);
+        open.add(a);
+        Node b = node("b");
+        pair(a, b, Node.config("casa-secret"), null);
+        await().atMost(WAIT).until(a.replicator::connected);
+        Thread[] writers = new Thread[2];
+        for (int t = 0; t < writers.length; t++) {
+            int base = t * 100_000;
+            writers[t] = new Thread(() -> {
+                for (int i = 0; i < 20_000; i++) {
+                    a.put(base + i % 5000, i);
+                }
+            });
+            writers[t].start();
+        }
+        for (Thread w : writers) {
+            w.join();
+        }
+        assertThat(a.counter(ReplicationMetrics.OVERFLOWS, null, null)).isPositive();
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()));
+        assertThat(a.counter(ReplicationMetrics.RESYNCS, null, null)).isGreaterThanOrEqualTo(2.0);
+    }
+
+    @Test
     void lateStandbyGetsFullResyncAndStaleEntriesAreSwept() throws Exception {
         Node a = node("a");
         Node b = node("b");
