@@ -1,0 +1,172 @@
+package io.mclb.ha.replication;
+
+import io.mclb.net.Transports;
+import io.mclb.sticky.StickyChangeListener;
+import io.mclb.sticky.StickyTable;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Stateful backup of one node: streams this node's sticky changes, state items and configuration
+ * to the standby while active, or applies the active's while standby. The HA wiring creates one
+ * per process, calls {@link #startActive} or {@link #startStandby} as the group state changes and
+ * {@link #stop()} in between; the sticky table, its contents and the listener survive every role
+ * change (losing the peer never loses local state).
+ *
+ * <p>Data path cost: the table listener copies each change (36 bytes) into a preallocated
+ * lock-free ring and, at most once per drain, wakes the replication thread; it never blocks and
+ * allocates nothing. With no standby attached it does nothing. A full ring drops the change,
+ * counts {@code mclb_replication_overflows_total} and makes the active send a fresh snapshot.
+ *
+ * <p>Threads: one Netty event loop of its own (epoll when available), so replication never
+ * delays the data-path loops. Methods are thread-safe.
+ */
+public final class StickyReplicator implements AutoCloseable {
+    /**
+     * True while the standby applies a replicated change on this thread: the listener then does
+     * not queue it, so a node never echoes what it received. (A put has no reason in the table
+     * API; the listener is called on the writing thread, so a thread-local flag identifies it.)
+     */
+    static final ThreadLocal<Boolean> APPLYING = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+    private final StickyTable table;
+    private final ReplicatedState state;
+    private final ReplicationMetrics metrics;
+    private final EventLoopGroup group;
+    private final ChangeRing ring;
+    private final StickyChangeListener listener;
+    private volatile ActiveSide active;
+    private StandbySide standby;
+
+    /**
+     * Registers the change listener on {@code table}; the queue size comes from the first
+     * configuration's {@link ReplicationConfig#queueCapacity()} via {@code queueCapacity}.
+     *
+     * @param state    replicated state items (shared with the modules that publish them)
+     * @param registry where the {@code mclb_replication_*} metrics go
+     */
+    public StickyReplicator(StickyTable table, ReplicatedState state, MeterRegistry registry, int queueCapacity) {
+        this.table = table;
+        this.state = state;
+        this.ring = new ChangeRing(queueCapacity);
+        this.metrics = new ReplicationMetrics(registry, ring::size);
+        this.group = Transports.newGroup(1, "mclb-replication");
+        this.listener = new StickyChangeListener() {
+            @Override
+            public void onPut(byte[] key, byte[] value, byte[] previous) {
+                ActiveSide a = active;
+                if (a != null && !APPLYING.get()) {
+                    a.offer(ChangeRing.PUT, key, value);
+                }
+            }
+
+            @Override
+            public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+                ActiveSide a = active;
+                if (a != null && reason != RemoveReason.REPLICATED && !APPLYING.get()) {
+                    a.offer(ChangeRing.REMOVE, key, null);
+                }
+            }
+        };
+        table.addListener(listener);
+    }
+
+    public StickyReplicator(StickyTable table, ReplicatedState state, MeterRegistry registry) {
+        this(table, state, registry, ReplicationConfig.DEFAULT_QUEUE_CAPACITY);
+    }
+
+    /**
+     * Becomes the active end: listens on {@code LISTEN-IP:PORT} for the standby (stopping any
+     * previous role first).
+     *
+     * @return the bound address (the real port when {@code config.port()} is 0)
+     * @throws IOException if the port cannot be bound or the TLS files cannot be read
+     */
+    public synchronized InetSocketAddress startActive(ReplicationConfig config) throws IOException {
+        stop();
+        SslContext ssl = config.tls() == null ? null : tls(config, true);
+        ActiveSide a = new ActiveSide(config, table, state, metrics, group, ring, ssl);
+        InetSocketAddress bound = a.start();
+        active = a;
+        return bound;
+    }
+
+    /**
+     * Becomes the standby end: connects to {@code REMOTE-IP:PORT} (retrying every reconnect
+     * delay until {@link #stop()}), applies the active's stream and hands pushed configurations
+     * to {@code configReceiver} (may be null).
+     *
+     * @throws IOException if the TLS files cannot be read
+     */
+    public synchronized void startStandby(ReplicationConfig config, ConfigReceiver configReceiver) throws IOException {
+        stop();
+        SslContext ssl = config.tls() == null ? null : tls(config, false);
+        standby = new StandbySide(config, table, state, configReceiver, metrics, group, ssl);
+        standby.start();
+    }
+
+    /** Leaves either role: closes the listener or the connection. Tables and state are kept. Idempotent. */
+    public synchronized void stop() {
+        ActiveSide a = active;
+        active = null;
+        if (a != null) {
+            a.stop();
+        }
+        if (standby != null) {
+            standby.stop();
+            standby = null;
+        }
+        metrics.connected.set(0);
+    }
+
+    /**
+     * Active only: sends the running configuration to the standby now and to every standby that
+     * joins later (LocalDirector {@code write standby}; the wiring also calls it after each reload).
+     * Ignored when not active.
+     */
+    public void pushConfig(String runningConfig) {
+        ActiveSide a = active;
+        if (a != null) {
+            a.pushConfig(runningConfig);
+        }
+    }
+
+    /** True while a verified stream to (active) or from (standby) the peer is up. */
+    public synchronized boolean connected() {
+        ActiveSide a = active;
+        if (a != null) {
+            return a.connected();
+        }
+        return standby != null && standby.connected();
+    }
+
+    /** Stops, unregisters the listener and shuts the replication thread down. Leaves the table open. */
+    @Override
+    public void close() {
+        stop();
+        table.removeListener(listener);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Test hook: the next batch the active writes is cut in the middle of a frame, then the connection closed. */
+    void cutMidFrameForTest() {
+        ActiveSide a = active;
+        if (a != null) {
+            a.cutMidFrameForTest = true;
+        }
+    }
+
+    private static SslContext tls(ReplicationConfig config, boolean server) throws IOException {
+        try {
+            return server ? ReplicationTls.server(config.tls()) : ReplicationTls.client(config.tls());
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new IOException("replication TLS: cannot load " + config.tls() + ": " + e.getMessage(), e);
+        }
+    }
+}
