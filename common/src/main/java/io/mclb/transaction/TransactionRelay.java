@@ -298,6 +298,11 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             drop(packet, id < 0 ? DropReason.MALFORMED : DropReason.UNKNOWN_RESPONSE);
             return;
         }
+        DropReason refused = inspector.verifyResponse(buf, tx);
+        if (refused != null) {
+            drop(packet, refused);
+            return;
+        }
         long nowNs = clock.nanoTime();
         if (tx.answered) {
             forward(packet, tx); // the real replayed its answer to a late retransmission
