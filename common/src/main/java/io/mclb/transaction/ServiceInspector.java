@@ -49,6 +49,15 @@ public interface ServiceInspector {
         return ResponseVerdict.FORWARD;
     }
 
+    /**
+     * Octets {@link #toReal} will append to this request (e.g. a RADIUS attribute injected), 0 for
+     * none. When the received buffer cannot grow that much the engine copies it into one that can
+     * before calling {@link #toReal} (the only copy on the path, and only then). Default 0.
+     */
+    default int toRealGrowth(Transaction tx) {
+        return 0;
+    }
+
     /** Last change before a request leaves for a real (e.g. RADIUS re-signing). */
     default void toReal(ByteBuf datagram, Transaction tx) {
     }

@@ -232,9 +232,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             // no other real can take it: the retransmission still goes to this one, same id
         }
         // same real, same upstream id: the real recognises its duplicate
-        ByteBuf buf = packet.content();
-        inspector.writeRequestId(buf, tx.upstreamId);
-        inspector.toReal(buf, tx);
+        ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests().increment();
         upstream.write(new DatagramPacket(buf, tx.target), upstream.voidPromise());
         upstreamDirty = true;
@@ -272,13 +270,29 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             return false;
         }
         tx.sentNs = nowNs;
-        inspector.writeRequestId(buf, tx.upstreamId);
-        inspector.toReal(buf, tx);
+        buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
         upstream.write(new DatagramPacket(buf, target), upstream.voidPromise());
         upstreamDirty = true;
         return true;
+    }
+
+    /**
+     * The inspector's last changes; returns the buffer to send, which is a grown copy (and
+     * {@code buf} released) when the inspector appends more than {@code buf} can hold.
+     */
+    private ByteBuf toReal(ByteBuf buf, Transaction tx) {
+        int grow = inspector.toRealGrowth(tx);
+        if (grow > 0 && buf.maxWritableBytes() < grow) {
+            ByteBuf bigger = buf.alloc().buffer(buf.readableBytes() + grow);
+            bigger.writeBytes(buf, buf.readerIndex(), buf.readableBytes());
+            buf.release();
+            buf = bigger;
+        }
+        inspector.writeRequestId(buf, tx.upstreamId);
+        inspector.toReal(buf, tx);
+        return buf;
     }
 
     private void onResponse(DatagramPacket packet) {

@@ -404,6 +404,11 @@ final class RadiusInspector implements ServiceInspector {
     }
 
     @Override
+    public int toRealGrowth(Transaction t) {
+        return t.attachment() instanceof RadiusTx tx && tx.inject != null ? tx.inject.length : 0;
+    }
+
+    @Override
     public void toReal(ByteBuf datagram, Transaction t) {
         if (!(t.attachment() instanceof RadiusTx tx) || p.wrap(datagram) != null) {
             return;
