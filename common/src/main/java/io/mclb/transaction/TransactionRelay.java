@@ -179,6 +179,12 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         tx = new Transaction(client, ctx.id, ctx.fingerprint, clientKey, nowNs);
         tx.attachment = ctx.attachment;
         RealServer real = null;
+        if (ctx.sticky) {
+            // also for a follow-up: if it is moved off its real, the entry follows it
+            tx.stickyKey = ctx.stickyKey.bytes().clone();
+            tx.stickySeconds = ctx.stickySeconds;
+            tx.stickyOnAnswer = ctx.stickyOnAnswer;
+        }
         if (ctx.kind == RequestContext.Kind.FOLLOW_UP) {
             RealServer r = s.realById(ctx.followUpRealId);
             if (r != null && r.tryAcquire(nowNs, false)) {
@@ -189,9 +195,6 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             StickyKey k = null;
             if (ctx.sticky) {
                 k = key.copyFrom(ctx.stickyKey.bytes());
-                tx.stickyKey = k.bytes().clone();
-                tx.stickySeconds = ctx.stickySeconds;
-                tx.stickyOnAnswer = ctx.stickyOnAnswer;
             }
             real = assigner.assign(s, k, ctx.stickySeconds, null, nowNs, clock.epochMillis(), !ctx.stickyOnAnswer);
         }

@@ -154,7 +154,8 @@ final class RadiusInspector implements ServiceInspector {
             request.followUp(id, fingerprint, routed.id());
         } else if (sticky && rt.ctx.stickyTable().get(key, value, nowMs)) {
             RealServer here = sameAddress(s, rt.ctx.realById(value.realId()));
-            if (here != null) {
+            // a failed real is left to the engine's assigner, which re-points the entry
+            if (here != null && here.isEligible(rt.ctx.clock().nanoTime(), false)) {
                 request.followUp(id, fingerprint, here.id());
                 refresh(v, nowMs);
             } else {
