@@ -110,6 +110,9 @@ final class ConfigTokens {
         if (n == 2 && (t.get(i + 1).equals("0") || t.get(i + 1).equals("7"))) {
             return RadiusSecret.parseKey(t.get(i + 1) + " " + t.get(i + 2));
         }
+        if (n == 1 && (t.get(i + 1).equals("0") || t.get(i + 1).equals("7"))) {
+            throw new IllegalArgumentException(label + ": missing secret after '" + t.get(i) + " " + t.get(i + 1) + "'");
+        }
         if (n == 1) {
             return RadiusSecret.parseKey("0 " + t.get(i + 1));
         }

@@ -123,7 +123,7 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
                 ProbeSettings p = probe(h, children);
                 List<List<String>> stored = new ArrayList<>();
                 for (List<String> c : children) {
-                    stored.add(is(c, 0, "access-request") ? ConfigTokens.obfuscated(c, 4, p.password()) : c);
+                    stored.add(is(c, 0, "access-request") ? ConfigTokens.obfuscated(c, 3, p.password()) : c);
                 }
                 return Claim.ok(h, stored);
             }
