@@ -93,6 +93,9 @@ final class RadiusInspector implements ServiceInspector {
         VserverRadius v = settings();
         InetAddress nas = client.getAddress();
         RadiusSecret nasSecret = settings.clients.secretOf(nas);
+        if (nasSecret == null && v != null && v.localAck() != null && code == RadiusCodes.ACCOUNTING_REQUEST) {
+            nasSecret = v.localAck(); // IOS local-ack: its key is the secret of any NAS the client lines do not name
+        }
         if (nasSecret == null || v == null) {
             request.drop(RadiusDrops.UNKNOWN_CLIENT);
             return;
@@ -129,7 +132,7 @@ final class RadiusInspector implements ServiceInspector {
                         || status == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
                     learnLocally(v, framed, nasIp, nowMs);
                 }
-                accountingAck(datagram, v.localAck(), request);
+                accountingAck(datagram, nasSecret, request);
                 return;
             }
         }

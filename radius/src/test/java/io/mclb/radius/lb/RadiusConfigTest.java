@@ -60,6 +60,43 @@ class RadiusConfigTest {
                 .isEqualTo(RadiusSecret.ofString("aaa-secret"));
     }
 
+    static final String ISSUE_CONFIG = String.join("\n",
+            "mclb admin 127.0.0.1 18080",
+            "mclb data-dir ./data",
+            "mclb radius client 127.0.0.0 255.0.0.0 key 0 nas-secret",
+            "ip slb serverfarm AAA-FARM",
+            " real 127.0.0.5 1812", "  mclb radius key 0 aaa-secret", "  inservice",
+            " real 127.0.0.6 1812", "  mclb radius key 0 aaa-secret", "  inservice",
+            " real 127.0.0.7 1812", "  mclb radius key 0 aaa-secret", "  inservice",
+            "ip slb serverfarm AAA-ACCT",
+            " real 127.0.0.5 1813", "  mclb radius key 0 aaa-secret", "  inservice",
+            " real 127.0.0.6 1813", "  mclb radius key 0 aaa-secret", "  inservice",
+            " real 127.0.0.7 1813", "  mclb radius key 0 aaa-secret", "  inservice",
+            "ip slb vserver RADIUS-AUTH",
+            " virtual 127.0.0.100 udp 1812 service radius",
+            " serverfarm AAA-FARM",
+            " sticky radius calling-station-id group 2",
+            " inservice",
+            "ip slb vserver RADIUS-ACCT",
+            " virtual 127.0.0.100 udp 1813 service radius",
+            " serverfarm AAA-ACCT",
+            " sticky radius calling-station-id group 2",
+            " sticky radius framed-ip group 2",
+            " purge radius framed-ip acct on-off",
+            " inservice",
+            "! auth and accounting of one Calling-Station-Id reach the same AAA address",
+            "");
+
+    @Test
+    void theIssueConfigVerbatimIsAccepted() throws Exception {
+        MclbConfig c = parse(ISSUE_CONFIG);
+        assertThat(c.warnings()).isEmpty();
+        RadiusSettings s = RadiusSettings.from(c);
+        assertThat(s.vservers.get("RADIUS-AUTH").callingStationGroup()).isEqualTo(2);
+        assertThat(s.vservers.get("RADIUS-ACCT").purgeOnOff()).isTrue();
+        assertThat(ConfigWriter.write(c)).doesNotContain("nas-secret", "aaa-secret");
+    }
+
     @Test
     void longestPrefixPicksTheNasSecret() throws Exception {
         MclbConfig c = parse(ports(RadiusHarness.issueConfig(

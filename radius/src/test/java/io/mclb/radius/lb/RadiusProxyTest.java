@@ -207,6 +207,101 @@ class RadiusProxyTest {
     }
 
     @Test
+    void localAckKeyIsTheSecretOfNasesWithoutAClientLine() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", " radius acct local-ack key 0 ack-secret\n")
+                .replace("client 127.0.0.0 255.0.0.0", "client 127.0.0.1 255.255.255.255"));
+        try (DatagramSocket other = new DatagramSocket(new java.net.InetSocketAddress("127.0.0.2", 0))) {
+            other.setSoTimeout(3000);
+            AccountingRequest start = accounting("ivy", AccountingRequest.ACCT_STATUS_TYPE_START, "497", "10.7.0.9", 12);
+            h.send(other, RadiusHarness.encode(start, "ack-secret"), h.vacct);
+            byte[] raw = h.receiveRaw(other);
+            RadiusPacket resp = RadiusPacket.decodeResponsePacket(Dictionaries.standard(),
+                    new java.io.ByteArrayInputStream(raw), "ack-secret", start);
+            assertThat(resp.getPacketType()).isEqualTo(RadiusPacket.ACCOUNTING_RESPONSE);
+        }
+        DatagramSocket nas = h.nas(); // a listed NAS keeps its own secret
+        AccountingRequest start = accounting("jo", AccountingRequest.ACCT_STATUS_TYPE_START, "498", "10.7.0.8", 13);
+        h.send(nas, RadiusHarness.encode(start, RadiusHarness.NAS_SECRET), h.vacct);
+        assertThat(h.receive(nas, start).getPacketType()).isEqualTo(RadiusPacket.ACCOUNTING_RESPONSE);
+    }
+
+    @Test
+    void usernameStickyPrefersThe3gppImsiAndSharesTheGroup() throws Exception {
+        String cfg = RadiusHarness.issueConfig("", "", "")
+                .replace("sticky radius calling-station-id group 2", "sticky radius username group 3");
+        h = new RadiusHarness(dataDir, cfg);
+        DatagramSocket nas = h.nas();
+        for (int s = 0; s < 12; s++) {
+            var before = RadiusHarness.counts(h.auth);
+            AccessRequest ar = access("apn-user", "pw", "none", 20 + s);
+            VendorSpecificAttribute vsa = new VendorSpecificAttribute(10415);
+            vsa.setDictionary(Dictionaries.standard());
+            vsa.addSubAttribute("3GPP-IMSI", "2620100000000" + (10 + s));
+            ar.addAttribute(vsa);
+            h.send(nas, RadiusHarness.encode(ar, RadiusHarness.NAS_SECRET), h.vauth);
+            h.receive(nas, ar);
+            String authAaa = aaaOf(h.auth, before);
+            var beforeAcct = RadiusHarness.counts(h.acct);
+            AccountingRequest start = accounting("apn-user", AccountingRequest.ACCT_STATUS_TYPE_START, null, null, 60 + s);
+            VendorSpecificAttribute vsa2 = new VendorSpecificAttribute(10415);
+            vsa2.setDictionary(Dictionaries.standard());
+            vsa2.addSubAttribute("3GPP-IMSI", "2620100000000" + (10 + s));
+            start.addAttribute(vsa2);
+            h.send(nas, RadiusHarness.encode(start, RadiusHarness.NAS_SECRET), h.vacct);
+            h.receive(nas, start);
+            assertThat(aaaOf(h.acct, beforeAcct)).isEqualTo(authAaa);
+        }
+        assertThat(h.auth.values().stream().filter(a -> a.count() > 0).count())
+                .as("one shared User-Name, yet spread by IMSI").isGreaterThan(1);
+    }
+
+    @Test
+    void messageAuthenticatorIsVerifiedFromTheNasAndRecomputedForTheReal() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        DatagramSocket nas = h.nas();
+        AccessRequest bad = access("kim", "pw", "4999", 40);
+        bad.addAttribute(new org.tinyradius.attribute.RadiusAttribute(80, new byte[16]));
+        byte[] badWire = RadiusHarness.encode(bad, RadiusHarness.NAS_SECRET);
+        signMa(badWire, "wrong");
+        h.send(nas, badWire, h.vauth);
+        await().atMost(WAIT).until(() -> h.drops("RADIUS-AUTH", "radius_bad_message_authenticator") == 1);
+
+        var before = RadiusHarness.counts(h.auth);
+        AccessRequest ok = access("kim", "pw", "4999", 41);
+        ok.addAttribute(new org.tinyradius.attribute.RadiusAttribute(80, new byte[16]));
+        byte[] wire = RadiusHarness.encode(ok, RadiusHarness.NAS_SECRET);
+        signMa(wire, RadiusHarness.NAS_SECRET);
+        h.send(nas, wire, h.vauth);
+        h.receive(nas, ok);
+        FakeAaa aaa = h.auth.get("AUTH" + aaaOf(h.auth, before));
+        byte[] upstream = aaa.seen().get(aaa.count() - 1).wire().clone();
+        int at = maIndex(upstream);
+        byte[] ma = java.util.Arrays.copyOfRange(upstream, at, at + 16);
+        signMa(upstream, RadiusHarness.AAA_SECRET);
+        assertThat(java.util.Arrays.copyOfRange(upstream, at, at + 16)).isEqualTo(ma);
+        assertThat(aaa.seen().get(aaa.count() - 1).password()).isEqualTo("pw");
+    }
+
+    /** Computes the Message-Authenticator in place with javax HmacMD5 (independent of the codec). */
+    static void signMa(byte[] wire, String secret) throws Exception {
+        int at = maIndex(wire);
+        java.util.Arrays.fill(wire, at, at + 16, (byte) 0);
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacMD5");
+        mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "HmacMD5"));
+        System.arraycopy(mac.doFinal(wire), 0, wire, at, 16);
+    }
+
+    static int maIndex(byte[] wire) {
+        for (int i = 20; i < wire.length; i += wire[i + 1] & 0xff) {
+            if ((wire[i] & 0xff) == 80) {
+                return i + 2;
+            }
+        }
+        throw new AssertionError("no Message-Authenticator");
+    }
+
+    @Test
     void localAckAnswersAccountingItselfAndStillLearnsTheFramedIp() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", " radius acct local-ack key 0 nas-secret\n"));
         DatagramSocket nas = h.nas();
