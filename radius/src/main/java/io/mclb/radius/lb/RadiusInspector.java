@@ -8,11 +8,8 @@ import io.mclb.radius.codec.RadiusCrypto;
 import io.mclb.radius.codec.RadiusDrops;
 import io.mclb.radius.codec.RadiusPacket;
 import io.mclb.radius.codec.RadiusSecret;
-import io.mclb.sticky.Hashing;
-import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
-import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
 import io.mclb.transaction.RequestContext;
 import io.mclb.transaction.ResponseVerdict;
@@ -54,6 +51,8 @@ final class RadiusInspector implements ServiceInspector {
     private final StickyKey key = new StickyKey();
     private final StickyValue value = new StickyValue();
     private final ResponseCounters responses;
+    private final FramedIpLearner learner;
+    private final VsaCorrelation vsaCorrelation;
     private RadiusSettings lastSettings;
     private VserverRadius vr;
 
@@ -61,6 +60,8 @@ final class RadiusInspector implements ServiceInspector {
         this.rt = rt;
         this.vs = vs;
         this.responses = new ResponseCounters(rt.ctx.registry(), vs);
+        this.learner = new FramedIpLearner(rt, vs);
+        this.vsaCorrelation = new VsaCorrelation(rt, p);
     }
 
     private VserverRadius settings() {
@@ -125,12 +126,12 @@ final class RadiusInspector implements ServiceInspector {
                 rt.purgeNas(nasIp);
             }
             if (status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0) {
-                forget(v.learnGroup(), framed, nasIp);
+                learner.forget(v.learnGroup(), framed, nasIp);
             }
             if (v.localAck() != null) {
                 if (framed != 0 && v.learnGroup() != 0 && (status == RadiusAttributes.ACCT_STATUS_START
                         || status == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
-                    learnLocally(v, framed, nasIp, nowMs);
+                    learner.learnLocally(v, framed, nasIp, nowMs);
                 }
                 accountingAck(datagram, nasSecret, request);
                 return;
@@ -139,24 +140,21 @@ final class RadiusInspector implements ServiceInspector {
         RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
         request.attach(tx);
         if (v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
-            rememberVsas(v);
+            vsaCorrelation.remember(v);
         } else if (v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
-            long sub = subscriberHash();
-            if (sub != 0) {
-                tx.inject = rt.vsas.get(sub, rt.ctx.clock().nanoTime());
-            }
+            tx.inject = vsaCorrelation.forAccountingStart();
         }
         VserverSnapshot s = vs.snapshot();
         RealServer routed = null;
         if (v.routeMap() != null && framed != 0) {
             int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
-            routed = hop == 0 ? null : realAt(s, hop);
+            routed = hop == 0 ? null : VserverReals.realAt(s, hop);
         }
         boolean sticky = stickyKey(v, framed);
         if (routed != null) {
             request.followUp(id, fingerprint, routed.id());
         } else if (sticky && rt.ctx.stickyTable().get(key, value, nowMs)) {
-            RealServer here = sameAddress(s, rt.ctx.realById(value.realId()));
+            RealServer here = VserverReals.sameAddress(s, rt.ctx.realById(value.realId()));
             // a failed real is left to the engine's assigner, which re-points the entry
             if (here != null && here.isEligible(rt.ctx.clock().nanoTime(), false)) {
                 request.followUp(id, fingerprint, here.id());
@@ -220,96 +218,6 @@ final class RadiusInspector implements ServiceInspector {
         }
     }
 
-    /** The real of this virtual server's farms at {@code r}'s address (the same AAA in another farm), or null. */
-    private static RealServer sameAddress(VserverSnapshot s, RealServer r) {
-        if (r == null) {
-            return null;
-        }
-        RealServer found = byAddress(s.farm().reals(), r);
-        if (found == null && s.backup() != null) {
-            found = byAddress(s.backup().reals(), r);
-        }
-        return found;
-    }
-
-    private static RealServer byAddress(RealServer[] reals, RealServer r) {
-        for (RealServer x : reals) {
-            if (x == r) {
-                return x;
-            }
-        }
-        for (RealServer x : reals) {
-            if (x.address().equals(r.address())) {
-                return x;
-            }
-        }
-        return null;
-    }
-
-    /** The real whose IPv4 address is {@code hop} in the primary, then the backup farm, or null. */
-    private static RealServer realAt(VserverSnapshot s, int hop) {
-        RealServer r = ipv4(s.farm().reals(), hop);
-        return r != null || s.backup() == null ? r : ipv4(s.backup().reals(), hop);
-    }
-
-    private static RealServer ipv4(RealServer[] reals, int hop) {
-        for (RealServer x : reals) {
-            if (x.address() instanceof Inet4Address && x.address().hashCode() == hop) {
-                return x;
-            }
-        }
-        return null;
-    }
-
-    // ---- framed-IP learning ----
-
-    private void learn(int group, int framed, RealServer real, int nasIp, int seconds) {
-        long nowS = rt.ctx.clock().epochMillis() / 1000;
-        framedKey(group, framed);
-        rt.ctx.stickyTable().put(key, value.set(real.id(), nowS, nowS + seconds));
-        if (nasIp != 0) {
-            rt.framedIps.add(nasIp, group, framed);
-        }
-    }
-
-    private void forget(int group, int framed, int nasIp) {
-        framedKey(group, framed);
-        rt.ctx.stickyTable().remove(key, StickyChangeListener.RemoveReason.DELETED);
-        if (nasIp != 0) {
-            rt.framedIps.remove(nasIp, group, framed);
-        }
-    }
-
-    /** local-ack: nothing is forwarded, so the framed-IP entry names the real the route map or farm would pick. */
-    private void learnLocally(VserverRadius v, int framed, int nasIp, long nowMs) {
-        StickyTable table = rt.ctx.stickyTable();
-        framedKey(v.learnGroup(), framed);
-        if (table.get(key, value, nowMs)) {
-            refresh(v, nowMs);
-            return;
-        }
-        VserverSnapshot s = vs.snapshot();
-        RealServer r = null;
-        RadiusSettings settings = rt.settings;
-        if (v.routeMap() != null) {
-            int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
-            r = hop == 0 ? null : realAt(s, hop);
-        }
-        long nowNs = rt.ctx.clock().nanoTime();
-        if (r == null) {
-            r = s.farm().pickAndAcquire(nowNs, null, true);
-            if (r == null && s.backup() != null) {
-                r = s.backup().pickAndAcquire(nowNs, null, true);
-            }
-            if (r != null) {
-                r.release();
-            }
-        }
-        if (r != null) {
-            learn(v.learnGroup(), framed, r, nasIp, v.subscriberSeconds());
-        }
-    }
-
     // ---- local answers, in the request's own buffer ----
 
     /** RFC 5997: Access-Accept on an authentication port, Accounting-Response on an accounting port. */
@@ -341,52 +249,6 @@ final class RadiusInspector implements ServiceInspector {
         crypto.signResponse(p, auth, secret);
         responses.count(RadiusCodes.ACCOUNTING_RESPONSE);
         request.local(buf.retain());
-    }
-
-    // ---- VSA correlation ----
-
-    /** 64-bit hash of Calling-Station-Id, else User-Name; 0 when neither is present. */
-    private long subscriberHash() {
-        int a = p.callingStationId();
-        long salt = 1;
-        if (a < 0 || p.valueLength(a) <= 0) {
-            a = p.userName();
-            salt = 2;
-        }
-        if (a < 0 || p.valueLength(a) <= 0) {
-            return 0;
-        }
-        int len = p.valueLength(a);
-        p.buffer().getBytes(RadiusPacket.valueIndex(a), scratch, 0, len);
-        long h = Hashing.murmur64(scratch, 0, len, salt);
-        return h == 0 ? 1 : h;
-    }
-
-    private void rememberVsas(VserverRadius v) {
-        ByteBuf buf = p.buffer();
-        int total = 0;
-        for (int a = p.findAttribute(RadiusAttributes.VENDOR_SPECIFIC); a >= 0;
-             a = p.nextAttribute(RadiusAttributes.VENDOR_SPECIFIC, a + buf.getUnsignedByte(a + 1))) {
-            if (buf.getUnsignedByte(a + 1) >= 6 && buf.getUnsignedInt(a + 2) == RadiusAttributes.VENDOR_CISCO) {
-                total += buf.getUnsignedByte(a + 1);
-            }
-        }
-        long sub = total == 0 ? 0 : subscriberHash();
-        if (sub == 0) {
-            return;
-        }
-        byte[] copy = new byte[total];
-        int at = 0;
-        for (int a = p.findAttribute(RadiusAttributes.VENDOR_SPECIFIC); a >= 0;
-             a = p.nextAttribute(RadiusAttributes.VENDOR_SPECIFIC, a + buf.getUnsignedByte(a + 1))) {
-            int len = buf.getUnsignedByte(a + 1);
-            if (len >= 6 && buf.getUnsignedInt(a + 2) == RadiusAttributes.VENDOR_CISCO) {
-                buf.getBytes(a, copy, at, len);
-                at += len;
-            }
-        }
-        long ttlNs = v.requestTimeoutMs() * 1_000_000L * 30; // an Accounting-Start follows the Accept within seconds
-        rt.vsas.put(sub, copy, rt.ctx.clock().nanoTime() + ttlNs);
     }
 
     // ---- the engine's id hooks ----
@@ -471,12 +333,12 @@ final class RadiusInspector implements ServiceInspector {
         if (code == RadiusCodes.ACCESS_ACCEPT) {
             int framed = p.framedIpAddress();
             if (framed != 0) {
-                learn(v.learnGroup(), framed, t.real(), tx.nasIp, v.subscriberSeconds());
+                learner.learn(v.learnGroup(), framed, t.real(), tx.nasIp, v.subscriberSeconds());
             }
         } else if (code == RadiusCodes.ACCOUNTING_RESPONSE && tx.framedIp != 0
                 && (tx.acctStatus == RadiusAttributes.ACCT_STATUS_START
                 || tx.acctStatus == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
-            learn(v.learnGroup(), tx.framedIp, t.real(), tx.nasIp, v.subscriberSeconds());
+            learner.learn(v.learnGroup(), tx.framedIp, t.real(), tx.nasIp, v.subscriberSeconds());
         }
         return ResponseVerdict.FORWARD;
     }
