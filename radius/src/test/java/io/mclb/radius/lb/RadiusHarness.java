@@ -46,6 +46,8 @@ final class RadiusHarness implements AutoCloseable {
     final int vauth;
     final int vacct;
     final MclbConfig config;
+    /** The configuration text after placeholders were replaced. */
+    final String text;
     final MclbRuntime runtime;
     private final List<DatagramSocket> sockets = new ArrayList<>();
 
@@ -68,6 +70,7 @@ final class RadiusHarness implements AutoCloseable {
             text = text.replace(e.getKey(), String.valueOf(e.getValue().port()));
         }
         text = text.replace("VAUTH", String.valueOf(vauth)).replace("VACCT", String.valueOf(vacct));
+        this.text = text;
         config = ConfigParser.parse("test.cfg", text, dataDir, List.of(factory.syntax()));
         runtime = MclbRuntime.start(config, Map.of("radius", factory), ServingGate.ALWAYS, clock);
     }

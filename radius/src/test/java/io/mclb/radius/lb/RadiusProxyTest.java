@@ -302,6 +302,23 @@ class RadiusProxyTest {
     }
 
     @Test
+    void aReloadChangesTheNasSecret() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        String text = h.text.replace("key 0 nas-secret", "key 0 new-nas-secret");
+        h.runtime.reload(io.mclb.config.ConfigParser.parse("test.cfg", text, dataDir, java.util.List.of(h.factory.syntax())));
+        DatagramSocket nas = h.nas();
+        AccountingRequest old = accounting("lea", AccountingRequest.ACCT_STATUS_TYPE_START, "4911", null, 70);
+        h.send(nas, RadiusHarness.encode(old, RadiusHarness.NAS_SECRET), h.vacct);
+        await().atMost(WAIT).until(() -> h.drops("RADIUS-ACCT", "radius_bad_authenticator") == 1);
+        AccountingRequest fresh = accounting("lea", AccountingRequest.ACCT_STATUS_TYPE_START, "4911", null, 71);
+        h.send(nas, RadiusHarness.encode(fresh, "new-nas-secret"), h.vacct);
+        byte[] raw = h.receiveRaw(nas);
+        RadiusPacket resp = RadiusPacket.decodeResponsePacket(Dictionaries.standard(),
+                new java.io.ByteArrayInputStream(raw), "new-nas-secret", fresh);
+        assertThat(resp.getPacketIdentifier()).isEqualTo(71);
+    }
+
+    @Test
     void localAckAnswersAccountingItselfAndStillLearnsTheFramedIp() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", " radius acct local-ack key 0 nas-secret\n"));
         DatagramSocket nas = h.nas();
