@@ -46,9 +46,25 @@ public interface ConfigSyntax {
         return List.of();
     }
 
-    /** The answer to an offered line. */
-    record Claim(Kind kind, String message) {
+    /**
+     * The answer to an offered line.
+     *
+     * @param stored   for {@link Kind#OK}: the tokens to keep instead of the line as written (e.g. a
+     *                 secret converted to {@code key 7 <obfuscated>} so that {@code show running-config}
+     *                 never prints it in clear), or null to keep the line as written
+     * @param storedChildren the same for a stanza's sub-lines, or null
+     */
+    record Claim(Kind kind, String message, List<String> stored, List<List<String>> storedChildren) {
         public enum Kind { NOT_MINE, OK, ERROR }
+
+        public Claim(Kind kind, String message) {
+            this(kind, message, null, null);
+        }
+
+        /** Keep the line (or stanza), stored as {@code tokens} (and {@code children}, may be null). */
+        public static Claim ok(List<String> tokens, List<List<String>> children) {
+            return new Claim(Kind.OK, null, tokens, children);
+        }
 
         public static Claim notMine() {
             return new Claim(Kind.NOT_MINE, null);

@@ -83,7 +83,7 @@ final class ParseContext {
                 for (Tokenizer.Line child : children) {
                     error(child, "unexpected indented line '" + child.text() + "': '" + l.text() + "' opens no block");
                 }
-                return new ExtensionLine(x.owner(), l.tokens(), List.of(), at(l));
+                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : l.tokens(), List.of(), at(l));
             }
             if (c.kind() == ConfigSyntax.Claim.Kind.ERROR) {
                 error(l, c.message());
@@ -104,7 +104,8 @@ final class ParseContext {
         for (ConfigSyntax x : extensions) {
             ConfigSyntax.Claim c = x.claimStanza(n.line().tokens(), kids);
             if (c.kind() == ConfigSyntax.Claim.Kind.OK) {
-                return new ExtensionLine(x.owner(), n.line().tokens(), kids, at(n.line()));
+                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : n.line().tokens(),
+                        c.storedChildren() != null ? c.storedChildren() : kids, at(n.line()));
             }
             if (c.kind() == ConfigSyntax.Claim.Kind.ERROR) {
                 error(n.line(), c.message());

@@ -34,9 +34,28 @@ public interface ServiceInspector {
     /** Puts the client's original id back into a response, in place. */
     void writeResponseId(ByteBuf datagram, long originalId);
 
+    /**
+     * Checks a real's answer to {@code tx} before anything else is done with it, also for a late
+     * answer replayed after the transaction was answered: a non-null reason drops it (counted
+     * under that reason, never forwarded; e.g. a RADIUS response whose authenticator does not
+     * verify). Default: every answer passes.
+     */
+    default io.mclb.net.DropReason verifyResponse(ByteBuf datagram, Transaction tx) {
+        return null;
+    }
+
     /** Judges a real's answer to {@code tx} (cause codes, learning). Default: forward. */
     default ResponseVerdict inspectResponse(ByteBuf datagram, Transaction tx) {
         return ResponseVerdict.FORWARD;
+    }
+
+    /**
+     * Octets {@link #toReal} will append to this request (e.g. a RADIUS attribute injected), 0 for
+     * none. When the received buffer cannot grow that much the engine copies it into one that can
+     * before calling {@link #toReal} (the only copy on the path, and only then). Default 0.
+     */
+    default int toRealGrowth(Transaction tx) {
+        return 0;
     }
 
     /** Last change before a request leaves for a real (e.g. RADIUS re-signing). */

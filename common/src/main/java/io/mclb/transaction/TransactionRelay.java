@@ -179,6 +179,12 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         tx = new Transaction(client, ctx.id, ctx.fingerprint, clientKey, nowNs);
         tx.attachment = ctx.attachment;
         RealServer real = null;
+        if (ctx.sticky) {
+            // also for a follow-up: if it is moved off its real, the entry follows it
+            tx.stickyKey = ctx.stickyKey.bytes().clone();
+            tx.stickySeconds = ctx.stickySeconds;
+            tx.stickyOnAnswer = ctx.stickyOnAnswer;
+        }
         if (ctx.kind == RequestContext.Kind.FOLLOW_UP) {
             RealServer r = s.realById(ctx.followUpRealId);
             if (r != null && r.tryAcquire(nowNs, false)) {
@@ -189,9 +195,6 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             StickyKey k = null;
             if (ctx.sticky) {
                 k = key.copyFrom(ctx.stickyKey.bytes());
-                tx.stickyKey = k.bytes().clone();
-                tx.stickySeconds = ctx.stickySeconds;
-                tx.stickyOnAnswer = ctx.stickyOnAnswer;
             }
             real = assigner.assign(s, k, ctx.stickySeconds, null, nowNs, clock.epochMillis(), !ctx.stickyOnAnswer);
         }
@@ -232,9 +235,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             // no other real can take it: the retransmission still goes to this one, same id
         }
         // same real, same upstream id: the real recognises its duplicate
-        ByteBuf buf = packet.content();
-        inspector.writeRequestId(buf, tx.upstreamId);
-        inspector.toReal(buf, tx);
+        ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests().increment();
         upstream.write(new DatagramPacket(buf, tx.target), upstream.voidPromise());
         upstreamDirty = true;
@@ -272,13 +273,29 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             return false;
         }
         tx.sentNs = nowNs;
-        inspector.writeRequestId(buf, tx.upstreamId);
-        inspector.toReal(buf, tx);
+        buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
         upstream.write(new DatagramPacket(buf, target), upstream.voidPromise());
         upstreamDirty = true;
         return true;
+    }
+
+    /**
+     * The inspector's last changes; returns the buffer to send, which is a grown copy (and
+     * {@code buf} released) when the inspector appends more than {@code buf} can hold.
+     */
+    private ByteBuf toReal(ByteBuf buf, Transaction tx) {
+        int grow = inspector.toRealGrowth(tx);
+        if (grow > 0 && buf.maxWritableBytes() < grow) {
+            ByteBuf bigger = buf.alloc().buffer(buf.readableBytes() + grow);
+            bigger.writeBytes(buf, buf.readerIndex(), buf.readableBytes());
+            buf.release();
+            buf = bigger;
+        }
+        inspector.writeRequestId(buf, tx.upstreamId);
+        inspector.toReal(buf, tx);
+        return buf;
     }
 
     private void onResponse(DatagramPacket packet) {
@@ -296,6 +313,11 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 return;
             }
             drop(packet, id < 0 ? DropReason.MALFORMED : DropReason.UNKNOWN_RESPONSE);
+            return;
+        }
+        DropReason refused = inspector.verifyResponse(buf, tx);
+        if (refused != null) {
+            drop(packet, refused);
             return;
         }
         long nowNs = clock.nanoTime();

@@ -201,6 +201,23 @@ public final class RadiusCrypto {
      */
     public DropReason reSignRequest(RadiusPacket request, RadiusSecret nasSecret, RadiusSecret realSecret,
                                     int newIdentifier, byte[] originalAuthenticatorOut) {
+        DropReason bad = verifyRequest(request, nasSecret);
+        if (bad != null) {
+            return bad;
+        }
+        reSignVerifiedRequest(request, nasSecret, realSecret, newIdentifier, originalAuthenticatorOut, null);
+        return null;
+    }
+
+    /**
+     * The checking half of {@link #reSignRequest}: known request code, computed authenticator
+     * (Accounting/CoA/Disconnect), Message-Authenticator (required for Status-Server and with
+     * EAP-Message) and the shape of hidden attributes. A proxy calls it when it classifies the
+     * request, so the drop can be counted before anything is sent.
+     *
+     * @return {@code null} when the request verifies with {@code nasSecret}, otherwise the drop reason
+     */
+    public DropReason verifyRequest(RadiusPacket request, RadiusSecret nasSecret) {
         int code = request.code();
         boolean random = RadiusCodes.hasRandomAuthenticator(code);
         if (!random && !RadiusCodes.hasComputedRequestAuthenticator(code)) {
@@ -213,15 +230,30 @@ public final class RadiusCrypto {
         if (bad != null) {
             return bad;
         }
-        bad = hidden.validate(request, random);
-        if (bad != null) {
-            return bad;
-        }
+        return hidden.validate(request, random);
+    }
+
+    /**
+     * The rewriting half of {@link #reSignRequest}, for a request {@link #verifyRequest} accepted
+     * (unchecked requests give undefined results, never an exception).
+     *
+     * @param reuseAuthenticator for an Access-Request/Status-Server: the authenticator sent to the
+     *                           same real before (a retransmission must repeat it so the real's
+     *                           duplicate detection works), or {@code null} for a fresh random one
+     */
+    public void reSignVerifiedRequest(RadiusPacket request, RadiusSecret nasSecret, RadiusSecret realSecret,
+                                      int newIdentifier, byte[] originalAuthenticatorOut, byte[] reuseAuthenticator) {
+        int code = request.code();
+        boolean random = RadiusCodes.hasRandomAuthenticator(code);
         request.authenticator(originalAuth);
         System.arraycopy(originalAuth, 0, originalAuthenticatorOut, 0, 16);
         request.setIdentifier(newIdentifier);
         if (random) {
-            randomAuthenticator(newAuth);
+            if (reuseAuthenticator != null) {
+                System.arraycopy(reuseAuthenticator, 0, newAuth, 0, 16);
+            } else {
+                randomAuthenticator(newAuth);
+            }
             // RFC 2868 3.5 and 2865 5.2 hide with the Request Authenticator, known up front only here.
             hidden.reHideUserPasswords(request, nasSecret, originalAuth, realSecret, newAuth);
             hidden.reSalt(request, nasSecret, originalAuth, realSecret, newAuth);
@@ -231,7 +263,6 @@ public final class RadiusCrypto {
             signMessageAuthenticator(request, realSecret, code, null);
             signAccountingRequest(request, realSecret);
         }
-        return null;
     }
 
     /**
@@ -247,6 +278,18 @@ public final class RadiusCrypto {
     public DropReason reSignResponse(RadiusPacket response, int requestCode, RadiusSecret realSecret,
                                      byte[] upstreamRequestAuthenticator, RadiusSecret nasSecret,
                                      byte[] nasRequestAuthenticator, int nasIdentifier) {
+        DropReason bad = verifyResponse(response, requestCode, realSecret, upstreamRequestAuthenticator);
+        if (bad != null) {
+            return bad;
+        }
+        reSignVerifiedResponse(response, requestCode, realSecret, upstreamRequestAuthenticator, nasSecret,
+                nasRequestAuthenticator, nasIdentifier);
+        return null;
+    }
+
+    /** The checking half of {@link #reSignResponse}: {@code null} when the real's response verifies. */
+    public DropReason verifyResponse(RadiusPacket response, int requestCode, RadiusSecret realSecret,
+                                     byte[] upstreamRequestAuthenticator) {
         if (!verifyResponse(response, upstreamRequestAuthenticator, realSecret)) {
             return RadiusDrops.BAD_AUTHENTICATOR;
         }
@@ -254,15 +297,17 @@ public final class RadiusCrypto {
         if (bad != null) {
             return bad;
         }
-        bad = hidden.validate(response, false);
-        if (bad != null) {
-            return bad;
-        }
+        return hidden.validate(response, false);
+    }
+
+    /** The rewriting half of {@link #reSignResponse}, for a response {@link #verifyResponse} accepted. */
+    public void reSignVerifiedResponse(RadiusPacket response, int requestCode, RadiusSecret realSecret,
+                                       byte[] upstreamRequestAuthenticator, RadiusSecret nasSecret,
+                                       byte[] nasRequestAuthenticator, int nasIdentifier) {
         hidden.reSalt(response, realSecret, upstreamRequestAuthenticator, nasSecret, nasRequestAuthenticator);
         response.setIdentifier(nasIdentifier);
         signMessageAuthenticator(response, nasSecret, requestCode, nasRequestAuthenticator);
         signResponse(response, nasRequestAuthenticator, nasSecret);
-        return null;
     }
 
     private DropReason checkMessageAuthenticator(RadiusPacket p, RadiusSecret secret, int requestCode,

@@ -26,6 +26,15 @@ public final class RadiusDrops {
     /** A code this codec cannot re-sign (unknown, or a response where a request was expected). */
     public static final DropReason UNSUPPORTED_CODE = DropReason.of("radius_unsupported_code");
 
+    /** A request from an address no {@code mclb radius client} line covers. */
+    public static final DropReason UNKNOWN_CLIENT = DropReason.of("radius_unknown_client");
+    /** A real's response whose Response Authenticator or Message-Authenticator does not verify with the real's secret. */
+    public static final DropReason BAD_RESPONSE_AUTHENTICATOR = DropReason.of("radius_bad_response_authenticator");
+    /** A request to a real that has no {@code mclb radius key} (validation normally prevents it). */
+    public static final DropReason NO_REAL_SECRET = DropReason.of("radius_no_real_secret");
+    /** A code the balancer does not forward (a response sent to the virtual address, Status-Client...). */
+    public static final DropReason NOT_A_REQUEST = DropReason.of("radius_not_a_request");
+
     private RadiusDrops() {
     }
 }

@@ -1,0 +1,92 @@
+package io.mclb.radius.lb;
+
+import io.mclb.farm.RealServer;
+import io.mclb.sticky.StickyChangeListener;
+import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyKind;
+import io.mclb.sticky.StickyTable;
+import io.mclb.sticky.StickyValue;
+import io.mclb.vserver.VirtualServer;
+import io.mclb.vserver.VserverSnapshot;
+
+/**
+ * Framed-IP sticky entries of one inspector: written when an Access-Accept or an answered
+ * Accounting-Start carries Framed-IP-Address (to the answering real), removed on
+ * Accounting-Stop, indexed per NAS for the Accounting-On/Off purge ({@link FramedIpIndex}).
+ * Loop-confined (reused key, value and scratch); the sticky table is shared and thread-safe.
+ */
+final class FramedIpLearner {
+    private final RadiusRuntime rt;
+    private final VirtualServer vs;
+    private final StickyKey key = new StickyKey();
+    private final StickyValue value = new StickyValue();
+    private final byte[] scratch = new byte[4];
+
+    FramedIpLearner(RadiusRuntime rt, VirtualServer vs) {
+        this.rt = rt;
+        this.vs = vs;
+    }
+
+    private void framedKey(int group, int framed) {
+        scratch[0] = (byte) (framed >>> 24);
+        scratch[1] = (byte) (framed >>> 16);
+        scratch[2] = (byte) (framed >>> 8);
+        scratch[3] = (byte) framed;
+        key.set(StickyKind.RADIUS_FRAMED_IP, group, scratch, 0, 4);
+    }
+
+    private void refresh(VserverRadius v, long nowMs) {
+        long wanted = nowMs / 1000 + v.subscriberSeconds();
+        if (wanted - value.expiresEpochSeconds() >= 1) {
+            rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
+        }
+    }
+
+
+    void learn(int group, int framed, RealServer real, int nasIp, int seconds) {
+        long nowS = rt.ctx.clock().epochMillis() / 1000;
+        framedKey(group, framed);
+        rt.ctx.stickyTable().put(key, value.set(real.id(), nowS, nowS + seconds));
+        if (nasIp != 0) {
+            rt.framedIps.add(nasIp, group, framed);
+        }
+    }
+
+    void forget(int group, int framed, int nasIp) {
+        framedKey(group, framed);
+        rt.ctx.stickyTable().remove(key, StickyChangeListener.RemoveReason.DELETED);
+        if (nasIp != 0) {
+            rt.framedIps.remove(nasIp, group, framed);
+        }
+    }
+
+    /** local-ack: nothing is forwarded, so the framed-IP entry names the real the route map or farm would pick. */
+    void learnLocally(VserverRadius v, int framed, int nasIp, long nowMs) {
+        StickyTable table = rt.ctx.stickyTable();
+        framedKey(v.learnGroup(), framed);
+        if (table.get(key, value, nowMs)) {
+            refresh(v, nowMs);
+            return;
+        }
+        VserverSnapshot s = vs.snapshot();
+        RealServer r = null;
+        RadiusSettings settings = rt.settings;
+        if (v.routeMap() != null) {
+            int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
+            r = hop == 0 ? null : VserverReals.realAt(s, hop);
+        }
+        long nowNs = rt.ctx.clock().nanoTime();
+        if (r == null) {
+            r = s.farm().pickAndAcquire(nowNs, null, true);
+            if (r == null && s.backup() != null) {
+                r = s.backup().pickAndAcquire(nowNs, null, true);
+            }
+            if (r != null) {
+                r.release();
+            }
+        }
+        if (r != null) {
+            learn(v.learnGroup(), framed, r, nasIp, v.subscriberSeconds());
+        }
+    }
+}

@@ -1,0 +1,356 @@
+package io.mclb.radius.lb;
+
+import io.mclb.farm.RealServer;
+import io.mclb.net.DropReason;
+import io.mclb.radius.codec.RadiusAttributes;
+import io.mclb.radius.codec.RadiusCodes;
+import io.mclb.radius.codec.RadiusCrypto;
+import io.mclb.radius.codec.RadiusDrops;
+import io.mclb.radius.codec.RadiusPacket;
+import io.mclb.radius.codec.RadiusSecret;
+import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyKind;
+import io.mclb.sticky.StickyValue;
+import io.mclb.transaction.RequestContext;
+import io.mclb.transaction.ResponseVerdict;
+import io.mclb.transaction.ServiceInspector;
+import io.mclb.transaction.Transaction;
+import io.mclb.vserver.VirtualServer;
+import io.mclb.vserver.VserverSnapshot;
+import io.netty.buffer.ByteBuf;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * The RADIUS proxy of one virtual server on one event loop (radius/README.md "Behaviour").
+ *
+ * <p>Requests: framed ({@link RadiusPacket#wrap}), from a configured NAS (else
+ * {@code radius_unknown_client}), verified with its secret (Accounting authenticator,
+ * Message-Authenticator), then balanced: route map (accounting with a Framed-IP-Address), else
+ * the subscriber's sticky entry (looked up here so that an entry written by the auth virtual
+ * server's farm finds the real with the same address in this one), else the farm. Toward the
+ * real the identifier becomes the upstream id and everything secret-dependent is re-signed with
+ * the real's secret ({@link #toReal}); the identifier is written there, not in
+ * {@link #writeRequestId}, because the NAS's authenticator covers it. Answers are verified with
+ * the real's secret ({@link #verifyResponse}: a failure is dropped as
+ * {@code radius_bad_response_authenticator}, also for late replays) and re-signed for the NAS.
+ *
+ * <p>Allocation: one {@link RadiusTx} per new request; the local answers (Status-Server,
+ * local-ack) reuse the request's buffer; a VSA injection grows the request's buffer in place.
+ * Never throws on datagram content.
+ */
+final class RadiusInspector implements ServiceInspector {
+    private final RadiusRuntime rt;
+    private final VirtualServer vs;
+    private final RadiusPacket p = new RadiusPacket();
+    private final RadiusCrypto crypto = new RadiusCrypto();
+    private final byte[] scratch = new byte[256];
+    private final byte[] auth = new byte[16];
+    private final StickyKey key = new StickyKey();
+    private final StickyValue value = new StickyValue();
+    private final ResponseCounters responses;
+    private final FramedIpLearner learner;
+    private final VsaCorrelation vsaCorrelation;
+    private RadiusSettings lastSettings;
+    private VserverRadius vr;
+
+    RadiusInspector(RadiusRuntime rt, VirtualServer vs) {
+        this.rt = rt;
+        this.vs = vs;
+        this.responses = new ResponseCounters(rt.ctx.registry(), vs);
+        this.learner = new FramedIpLearner(rt, vs);
+        this.vsaCorrelation = new VsaCorrelation(rt, p);
+    }
+
+    private VserverRadius settings() {
+        RadiusSettings s = rt.settings;
+        if (s != lastSettings) {
+            lastSettings = s;
+            vr = s.vservers.get(vs.name());
+        }
+        return vr;
+    }
+
+    @Override
+    public int idBits() {
+        return 8;
+    }
+
+    @Override
+    public void classify(ByteBuf datagram, InetSocketAddress client, RequestContext request) {
+        DropReason bad = p.wrap(datagram);
+        if (bad != null) {
+            request.drop(bad);
+            return;
+        }
+        int code = p.code();
+        if (!RadiusCodes.isRequest(code)) {
+            request.drop(RadiusDrops.NOT_A_REQUEST);
+            return;
+        }
+        RadiusSettings settings = rt.settings;
+        VserverRadius v = settings();
+        InetAddress nas = client.getAddress();
+        RadiusSecret nasSecret = settings.clients.secretOf(nas);
+        if (nasSecret == null && v != null && v.localAck() != null && code == RadiusCodes.ACCOUNTING_REQUEST) {
+            nasSecret = v.localAck(); // IOS local-ack: its key is the secret of any NAS the client lines do not name
+        }
+        if (nasSecret == null || v == null) {
+            request.drop(RadiusDrops.UNKNOWN_CLIENT);
+            return;
+        }
+        bad = crypto.verifyRequest(p, nasSecret);
+        if (bad != null) {
+            request.drop(bad);
+            return;
+        }
+        p.trimPadding();
+        int nasIp = nas instanceof Inet4Address ? nas.hashCode() : 0;
+        int id = p.identifier();
+        int o = p.offset() + RadiusPacket.AUTHENTICATOR_OFFSET;
+        long fingerprint = datagram.getLong(o) * 0x9e3779b97f4a7c15L + datagram.getLong(o + 8);
+        if (code == RadiusCodes.STATUS_SERVER) {
+            statusServerAnswer(datagram, nasSecret, request);
+            return;
+        }
+        int status = -1;
+        int framed = 0;
+        long nowMs = rt.ctx.clock().epochMillis();
+        if (code == RadiusCodes.ACCOUNTING_REQUEST) {
+            status = p.acctStatusType();
+            framed = p.framedIpAddress();
+            if ((status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_ON
+                    || status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_OFF) && v.purgeOnOff() && nasIp != 0) {
+                rt.purgeNas(nasIp);
+            }
+            if (status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0) {
+                learner.forget(v.learnGroup(), framed, nasIp);
+            }
+            if (v.localAck() != null) {
+                if (framed != 0 && v.learnGroup() != 0 && (status == RadiusAttributes.ACCT_STATUS_START
+                        || status == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
+                    learner.learnLocally(v, framed, nasIp, nowMs);
+                }
+                accountingAck(datagram, nasSecret, request);
+                return;
+            }
+        }
+        RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
+        request.attach(tx);
+        if (v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
+            vsaCorrelation.remember(v);
+        } else if (v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
+            tx.inject = vsaCorrelation.forAccountingStart();
+        }
+        VserverSnapshot s = vs.snapshot();
+        RealServer routed = null;
+        if (v.routeMap() != null && framed != 0) {
+            int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
+            routed = hop == 0 ? null : VserverReals.realAt(s, hop);
+        }
+        boolean sticky = stickyKey(v, framed);
+        if (routed != null) {
+            request.followUp(id, fingerprint, routed.id());
+        } else if (sticky && rt.ctx.stickyTable().get(key, value, nowMs)) {
+            RealServer here = VserverReals.sameAddress(s, rt.ctx.realById(value.realId()));
+            // a failed real is left to the engine's assigner, which re-points the entry
+            if (here != null && here.isEligible(rt.ctx.clock().nanoTime(), false)) {
+                request.followUp(id, fingerprint, here.id());
+                refresh(v, nowMs);
+            } else {
+                request.request(id, fingerprint);
+            }
+        } else {
+            request.request(id, fingerprint);
+        }
+        if (sticky) {
+            request.stickyKey().copyFrom(key.bytes());
+            request.sticky(v.subscriberSeconds(), false);
+        }
+    }
+
+    /** Fills {@link #key} with the first configured identity present; false when none applies. */
+    private boolean stickyKey(VserverRadius v, int framed) {
+        if (v.callingStationGroup() != 0) {
+            int a = p.callingStationId();
+            if (a >= 0 && p.valueLength(a) > 0) {
+                return setKey(StickyKind.RADIUS_CALLING_STATION_ID, v.callingStationGroup(), a);
+            }
+        }
+        if (v.usernameGroup() != 0) {
+            int a = p.tgppImsi(); // the IMSI names the subscriber; User-Name may be a realm or APN user
+            if (a < 0 || p.valueLength(a) <= 0) {
+                a = p.userName();
+            }
+            if (a >= 0 && p.valueLength(a) > 0) {
+                return setKey(StickyKind.RADIUS_USERNAME, v.usernameGroup(), a);
+            }
+        }
+        if (v.framedIpGroup() != 0 && framed != 0) {
+            framedKey(v.framedIpGroup(), framed);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean setKey(StickyKind kind, int group, int attribute) {
+        int len = p.valueLength(attribute);
+        p.buffer().getBytes(RadiusPacket.valueIndex(attribute), scratch, 0, len);
+        key.set(kind, group, scratch, 0, len);
+        return true;
+    }
+
+    private void framedKey(int group, int framed) {
+        scratch[0] = (byte) (framed >>> 24);
+        scratch[1] = (byte) (framed >>> 16);
+        scratch[2] = (byte) (framed >>> 8);
+        scratch[3] = (byte) framed;
+        key.set(StickyKind.RADIUS_FRAMED_IP, group, scratch, 0, 4);
+    }
+
+    /** Extends the entry just read into {@link #value} (a follow-up bypasses the engine's refresh). */
+    private void refresh(VserverRadius v, long nowMs) {
+        long wanted = nowMs / 1000 + v.subscriberSeconds();
+        if (wanted - value.expiresEpochSeconds() >= 1) {
+            rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
+        }
+    }
+
+    // ---- local answers, in the request's own buffer ----
+
+    /** RFC 5997: Access-Accept on an authentication port, Accounting-Response on an accounting port. */
+    private void statusServerAnswer(ByteBuf buf, RadiusSecret nasSecret, RequestContext request) {
+        int port = vs.snapshot().config().port();
+        boolean acct = port == 1813 || port == 1646;
+        p.authenticator(auth);
+        int o = p.offset();
+        buf.setByte(o, acct ? RadiusCodes.ACCOUNTING_RESPONSE : RadiusCodes.ACCESS_ACCEPT);
+        buf.setShort(o + 2, 38);
+        buf.setByte(o + 20, RadiusAttributes.MESSAGE_AUTHENTICATOR);
+        buf.setByte(o + 21, 18);
+        buf.setZero(o + 22, 16);
+        buf.writerIndex(o + 38); // a Status-Server carries Message-Authenticator: 38 octets at least
+        p.wrap(buf);
+        crypto.signMessageAuthenticator(p, nasSecret, RadiusCodes.STATUS_SERVER, auth);
+        crypto.signResponse(p, auth, nasSecret);
+        responses.count(p.code());
+        request.local(buf.retain());
+    }
+
+    private void accountingAck(ByteBuf buf, RadiusSecret secret, RequestContext request) {
+        p.authenticator(auth);
+        int o = p.offset();
+        buf.setByte(o, RadiusCodes.ACCOUNTING_RESPONSE);
+        buf.setShort(o + 2, RadiusPacket.HEADER_LENGTH);
+        buf.writerIndex(o + RadiusPacket.HEADER_LENGTH);
+        p.wrap(buf);
+        crypto.signResponse(p, auth, secret);
+        responses.count(RadiusCodes.ACCOUNTING_RESPONSE);
+        request.local(buf.retain());
+    }
+
+    // ---- the engine's id hooks ----
+
+    @Override
+    public void writeRequestId(ByteBuf datagram, long upstreamId) {
+        // written by toReal: changing it earlier would break the NAS authenticator check there
+    }
+
+    @Override
+    public long responseId(ByteBuf datagram) {
+        return datagram.readableBytes() >= RadiusPacket.HEADER_LENGTH
+                ? datagram.getUnsignedByte(datagram.readerIndex() + 1) : -1;
+    }
+
+    @Override
+    public void writeResponseId(ByteBuf datagram, long originalId) {
+        // written by toClient, under the NAS's Response Authenticator
+    }
+
+    @Override
+    public int toRealGrowth(Transaction t) {
+        return t.attachment() instanceof RadiusTx tx && tx.inject != null ? tx.inject.length : 0;
+    }
+
+    @Override
+    public void toReal(ByteBuf datagram, Transaction t) {
+        if (!(t.attachment() instanceof RadiusTx tx) || p.wrap(datagram) != null) {
+            return;
+        }
+        RadiusSecret realSecret = rt.realSecrets.of(t.real().id());
+        if (realSecret == null) {
+            return; // validation requires a key on every real of a radius farm; the real will discard it
+        }
+        p.trimPadding();
+        if (tx.inject != null && p.length() + tx.inject.length <= RadiusPacket.MAX_LENGTH) {
+            int end = p.end();
+            datagram.ensureWritable(tx.inject.length);
+            datagram.setBytes(end, tx.inject);
+            datagram.writerIndex(end + tx.inject.length);
+            datagram.setShort(p.offset() + 2, p.length() + tx.inject.length);
+            if (p.wrap(datagram) != null) {
+                return;
+            }
+        }
+        boolean repeat = tx.sentTo == t.real() && tx.sentId == t.upstreamId();
+        crypto.reSignVerifiedRequest(p, tx.nasSecret, realSecret, (int) t.upstreamId(), tx.nasAuth,
+                repeat ? tx.upstreamAuth : null);
+        p.authenticator(tx.upstreamAuth);
+        tx.realSecret = realSecret;
+        tx.sentTo = t.real();
+        tx.sentId = t.upstreamId();
+    }
+
+    @Override
+    public DropReason verifyResponse(ByteBuf datagram, Transaction t) {
+        DropReason bad = p.wrap(datagram);
+        if (bad != null) {
+            return bad;
+        }
+        if (!(t.attachment() instanceof RadiusTx tx) || tx.realSecret == null) {
+            return RadiusDrops.BAD_RESPONSE_AUTHENTICATOR;
+        }
+        if (!RadiusCodes.isResponse(p.code())) {
+            return RadiusDrops.UNSUPPORTED_CODE;
+        }
+        bad = crypto.verifyResponse(p, tx.code, tx.realSecret, tx.upstreamAuth);
+        if (bad == RadiusDrops.BAD_AUTHENTICATOR || bad == RadiusDrops.BAD_MESSAGE_AUTHENTICATOR) {
+            return RadiusDrops.BAD_RESPONSE_AUTHENTICATOR;
+        }
+        return bad;
+    }
+
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf datagram, Transaction t) {
+        RadiusTx tx = (RadiusTx) t.attachment();
+        VserverRadius v = settings();
+        if (v == null || v.learnGroup() == 0) {
+            return ResponseVerdict.FORWARD;
+        }
+        int code = p.code();
+        if (code == RadiusCodes.ACCESS_ACCEPT) {
+            int framed = p.framedIpAddress();
+            if (framed != 0) {
+                learner.learn(v.learnGroup(), framed, t.real(), tx.nasIp, v.subscriberSeconds());
+            }
+        } else if (code == RadiusCodes.ACCOUNTING_RESPONSE && tx.framedIp != 0
+                && (tx.acctStatus == RadiusAttributes.ACCT_STATUS_START
+                || tx.acctStatus == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
+            learner.learn(v.learnGroup(), tx.framedIp, t.real(), tx.nasIp, v.subscriberSeconds());
+        }
+        return ResponseVerdict.FORWARD;
+    }
+
+    @Override
+    public void toClient(ByteBuf datagram, Transaction t) {
+        if (!(t.attachment() instanceof RadiusTx tx) || p.wrap(datagram) != null) {
+            return;
+        }
+        p.trimPadding();
+        crypto.reSignVerifiedResponse(p, tx.code, tx.realSecret, tx.upstreamAuth, tx.nasSecret, tx.nasAuth,
+                (int) t.originalId());
+        responses.count(p.code());
+    }
+}

@@ -1,0 +1,33 @@
+package io.mclb.radius.lb;
+
+import io.mclb.radius.codec.RadiusCodes;
+import io.mclb.vserver.VirtualServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * {@code mclb_radius_responses_total{vserver,code}}: responses sent to NASes (forwarded or local),
+ * by code name. One array per inspector: a code's counter is resolved once, on its first use.
+ */
+final class ResponseCounters {
+    static final String NAME = "mclb.radius.responses";
+
+    private final MeterRegistry registry;
+    private final VirtualServer vs;
+    private final Counter[] byCode = new Counter[256];
+
+    ResponseCounters(MeterRegistry registry, VirtualServer vs) {
+        this.registry = registry;
+        this.vs = vs;
+    }
+
+    void count(int code) {
+        Counter c = byCode[code & 0xff];
+        if (c == null) {
+            c = vs.metrics().keep(Counter.builder(NAME).description("RADIUS responses sent to clients")
+                    .tag("vserver", vs.name()).tag("code", RadiusCodes.name(code)).register(registry));
+            byCode[code & 0xff] = c;
+        }
+        c.increment();
+    }
+}

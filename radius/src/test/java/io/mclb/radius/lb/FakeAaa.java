@@ -1,0 +1,113 @@
+package io.mclb.radius.lb;
+
+import io.mclb.radius.codec.Dictionaries;
+import org.tinyradius.packet.AccessRequest;
+import org.tinyradius.packet.RadiusPacket;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A small AAA server on a loopback address: decodes every request with its own secret (TinyRadius
+ * checks the accounting authenticator and decrypts User-Password) and answers Access-Accept (with
+ * Framed-IP-Address when set) or Accounting-Response, correctly signed; or stays silent, or
+ * answers with a corrupted authenticator.
+ */
+final class FakeAaa implements AutoCloseable {
+    enum Mode { ANSWER, SILENT, BAD_AUTHENTICATOR }
+
+    /** One request as the AAA decoded it. */
+    record Seen(RadiusPacket packet, int id, byte[] authenticator, InetSocketAddress from, String password,
+                byte[] wire) {
+    }
+
+    final String secret;
+    private final DatagramSocket socket;
+    private final Thread thread;
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final List<String> undecodable = new CopyOnWriteArrayList<>();
+    volatile Mode mode = Mode.ANSWER;
+    volatile String framedIp;
+
+    FakeAaa(String address, String secret) throws Exception {
+        this.secret = secret;
+        this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0));
+        this.thread = new Thread(this::run, "fake-aaa-" + address);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    String address() {
+        return socket.getLocalAddress().getHostAddress();
+    }
+
+    int port() {
+        return socket.getLocalPort();
+    }
+
+    List<Seen> seen() {
+        return seen;
+    }
+
+    int count() {
+        return seen.size();
+    }
+
+    List<String> undecodable() {
+        return undecodable;
+    }
+
+    private void run() {
+        byte[] buf = new byte[4096];
+        while (!socket.isClosed()) {
+            try {
+                DatagramPacket d = new DatagramPacket(buf, buf.length);
+                socket.receive(d);
+                byte[] wire = java.util.Arrays.copyOf(buf, d.getLength());
+                RadiusPacket req;
+                try {
+                    req = RadiusPacket.decodeRequestPacket(Dictionaries.standard(), new ByteArrayInputStream(wire), secret);
+                } catch (Exception e) {
+                    undecodable.add(String.valueOf(e.getMessage()));
+                    continue;
+                }
+                String pw = req instanceof AccessRequest a ? a.getUserPassword() : null;
+                seen.add(new Seen(req, req.getPacketIdentifier(), req.getAuthenticator(),
+                        (InetSocketAddress) d.getSocketAddress(), pw, wire));
+                if (mode == Mode.SILENT) {
+                    continue;
+                }
+                int code = req.getPacketType() == RadiusPacket.ACCESS_REQUEST ? RadiusPacket.ACCESS_ACCEPT
+                        : RadiusPacket.ACCOUNTING_RESPONSE;
+                RadiusPacket resp = new RadiusPacket(code, req.getPacketIdentifier());
+                resp.setDictionary(Dictionaries.standard());
+                String fip = framedIp;
+                if (code == RadiusPacket.ACCESS_ACCEPT && fip != null) {
+                    resp.addAttribute("Framed-IP-Address", fip);
+                }
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                resp.encodeResponsePacket(out, secret, req);
+                byte[] answer = out.toByteArray();
+                if (mode == Mode.BAD_AUTHENTICATOR) {
+                    answer[5] ^= 0x55;
+                }
+                socket.send(new DatagramPacket(answer, answer.length, d.getSocketAddress()));
+            } catch (Exception e) {
+                if (!socket.isClosed()) {
+                    undecodable.add("io: " + e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+    }
+}
