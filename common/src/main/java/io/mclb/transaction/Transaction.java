@@ -20,6 +20,7 @@ public final class Transaction {
     int path;
     long upstreamId;
     long sentNs;
+    long answeredNs;
     int retransmissions;
     int reassignments;
     boolean answered;

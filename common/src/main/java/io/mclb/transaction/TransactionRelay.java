@@ -47,6 +47,13 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private final ServiceInspector inspector;
     private final NanoClock clock;
     private final long timeoutNs;
+    /**
+     * How long an answered transaction is kept so a client retransmission (its answer was lost)
+     * still reaches the same real with the same upstream id: the request timeout, at most
+     * {@link #MAX_LINGER_NS} (GTP T3-RESPONSE and RADIUS retransmit timers are a few seconds).
+     */
+    private final long lingerNs;
+    static final long MAX_LINGER_NS = 15_000_000_000L;
     private final Assigner assigner;
     private final RequestContext ctx = new RequestContext();
     private final StickyKey key = new StickyKey();
@@ -72,6 +79,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         this.inspector = inspector;
         this.clock = vs.clock();
         this.timeoutNs = requestTimeoutMs * 1_000_000L;
+        this.lingerNs = Math.min(timeoutNs, MAX_LINGER_NS);
         this.assigner = new Assigner(vs.stickyTable());
         this.table = new TransactionTable(inspector.idBits());
         InetAddress family = vs.snapshot().farm().reals().length > 0 ? vs.snapshot().farm().reals()[0].address()
@@ -329,6 +337,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         switch (verdict) {
             case FORWARD, FORWARD_SESSION -> {
                 tx.answered = true;
+                table.answered(tx, nowNs);
                 vs.metrics().upstreamLatency.record(nowNs - tx.sentNs, TimeUnit.NANOSECONDS);
                 tx.real.onAnswered(nowNs);
                 if (tx.holdsReal && verdict == ResponseVerdict.FORWARD) {
@@ -360,6 +369,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 tx.holdsReal = false;
             }
             tx.answered = true; // nothing more will come; let it age out
+            table.answered(tx, nowNs);
             tx.releaseCopy();
             return;
         }
@@ -384,20 +394,21 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         try {
             long nowNs = clock.nanoTime();
             Transaction tx;
-            while ((tx = table.oldest()) != null && nowNs - tx.createdNs >= timeoutNs) {
-                table.removeOldest();
-                if (!tx.answered) {
-                    vs.metrics().requestTimeouts.increment();
-                    // only a real that had the whole timeout is charged: not one the request moved to late
-                    if (tx.real != null && nowNs - tx.sentNs >= timeoutNs) {
-                        tx.real.onFailure(nowNs, tx.client.hashCode());
-                    }
+            while ((tx = table.oldestPending()) != null && nowNs - tx.createdNs >= timeoutNs) {
+                table.removeOldestPending();
+                vs.metrics().requestTimeouts.increment();
+                // only a real that had the whole timeout is charged: not one the request moved to late
+                if (tx.real != null && nowNs - tx.sentNs >= timeoutNs) {
+                    tx.real.onFailure(nowNs, tx.client.hashCode());
                 }
                 if (tx.holdsReal) {
                     tx.real.release();
                     tx.holdsReal = false;
                 }
                 tx.releaseCopy();
+            }
+            while ((tx = table.oldestAnswered()) != null && nowNs - tx.answeredNs >= lingerNs) {
+                table.removeOldestAnswered();
             }
             publishTransactions();
         } catch (Throwable t) {
@@ -421,12 +432,15 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             ager.cancel(false);
         }
         Transaction tx;
-        while ((tx = table.oldest()) != null) {
-            table.removeOldest();
+        while ((tx = table.oldestPending()) != null) {
+            table.removeOldestPending();
             if (tx.holdsReal) {
                 tx.real.release();
             }
             tx.releaseCopy();
+        }
+        while (table.oldestAnswered() != null) {
+            table.removeOldestAnswered();
         }
         publishTransactions();
         upstream.close();

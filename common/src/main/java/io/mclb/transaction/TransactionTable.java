@@ -13,8 +13,12 @@ import java.util.HashMap;
  * Loop-confined, primitive-keyed maps: no boxing per datagram.
  *
  * <p>Upstream ids are allocated per path (one real's address on this loop's upstream socket),
- * cycling through the service's id width and skipping ids still in use, so an id is never reused
- * while an earlier transaction on that path may still be answered.
+ * cycling through the service's id width. An id held by a transaction still waiting for its
+ * answer is skipped; an id held by an answered transaction that only lingers for late
+ * retransmissions is taken over (cycling order makes it the oldest on that path). So a busy path
+ * never runs out of ids because of lingering transactions, and allocation stays O(1): the first
+ * version skipped every id in use and, at thousands of creates per second with a 90 s linger,
+ * scanned most of the 16-bit space per request.
  */
 final class TransactionTable {
     private final long idMask;
@@ -22,7 +26,13 @@ final class TransactionTable {
     private final LongObjectHashMap<Transaction> byClient = new LongObjectHashMap<>();
     private final HashMap<InetSocketAddress, Integer> paths = new HashMap<>();
     private long[] nextId = new long[8];
-    private final ArrayDeque<Transaction> fifo = new ArrayDeque<>();
+    /** every transaction, in creation order (request timeouts) */
+    private final ArrayDeque<Transaction> pending = new ArrayDeque<>();
+    /** answered transactions, in answer order (linger for late retransmissions) */
+    private final ArrayDeque<Transaction> answered = new ArrayDeque<>();
+    /** ids tried before giving up when every one is held by an unanswered request */
+    private static final int MAX_PROBES = 4096;
+    private int live;
 
     TransactionTable(int idBits) {
         this.idMask = idBits >= 63 ? Long.MAX_VALUE : (1L << idBits) - 1;
@@ -47,17 +57,30 @@ final class TransactionTable {
 
     void addClient(Transaction tx) {
         byClient.put(tx.clientKey, tx);
-        fifo.addLast(tx);
+        pending.addLast(tx);
+        live++;
     }
 
-    /** Gives {@code tx} a free id on the path to {@code target}; false if every id is in use. */
+    /** The transaction was answered at {@code nowNs}: from now on it only lingers. */
+    void answered(Transaction tx, long nowNs) {
+        tx.answeredNs = nowNs;
+        answered.addLast(tx);
+    }
+
+    /**
+     * Gives {@code tx} an id on the path to {@code target}; false if the ids tried are all held by
+     * requests still waiting for their answer.
+     */
     boolean assignUpstream(Transaction tx, RealServer real, InetSocketAddress target) {
         int path = pathOf(target);
-        long start = nextId[path];
-        long id = start;
-        do {
+        long id = nextId[path];
+        for (int probe = 0; probe < MAX_PROBES; probe++) {
             long k = upstreamKey(path, id);
-            if (!byUpstream.containsKey(k)) {
+            Transaction holder = byUpstream.get(k);
+            if (holder == null || holder.answered) {
+                if (holder != null) {
+                    retire(holder); // a lingering answered transaction gives its id up
+                }
                 nextId[path] = (id + 1) & idMask;
                 tx.real = real;
                 tx.target = target;
@@ -67,7 +90,7 @@ final class TransactionTable {
                 return true;
             }
             id = (id + 1) & idMask;
-        } while (id != start);
+        }
         return false;
     }
 
@@ -89,24 +112,55 @@ final class TransactionTable {
         return byUpstream.get(upstreamKey(path, id & idMask));
     }
 
-    Transaction oldest() {
-        return fifo.peekFirst();
+    /** The oldest transaction still waiting for an answer (answered ones are skipped and dropped from this order). */
+    Transaction oldestPending() {
+        Transaction tx;
+        while ((tx = pending.peekFirst()) != null && (tx.answered || tx.done)) {
+            pending.pollFirst();
+        }
+        return tx;
     }
 
-    void removeOldest() {
-        Transaction tx = fifo.pollFirst();
-        if (tx == null) {
+    /** Removes the oldest pending transaction (it timed out). */
+    void removeOldestPending() {
+        Transaction tx = pending.pollFirst();
+        if (tx != null) {
+            retire(tx);
+        }
+    }
+
+    /** The answered transaction that has lingered longest, or null. */
+    Transaction oldestAnswered() {
+        Transaction tx;
+        while ((tx = answered.peekFirst()) != null && tx.done) {
+            answered.pollFirst();
+        }
+        return tx;
+    }
+
+    void removeOldestAnswered() {
+        Transaction tx = answered.pollFirst();
+        if (tx != null) {
+            retire(tx);
+        }
+    }
+
+    /** Forgets a transaction everywhere (once); the queues drop it lazily. */
+    private void retire(Transaction tx) {
+        if (tx.done) {
             return;
         }
         tx.done = true;
+        live--;
         if (byClient.get(tx.clientKey) == tx) {
             byClient.remove(tx.clientKey);
         }
         removeUpstream(tx);
     }
 
+    /** Transactions pending or lingering. */
     int size() {
-        return fifo.size();
+        return live;
     }
 
     private int pathOf(InetSocketAddress target) {

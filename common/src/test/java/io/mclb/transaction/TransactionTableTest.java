@@ -1,0 +1,51 @@
+package io.mclb.transaction;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Upstream id allocation: lingering answered transactions give their ids up; pending ones never do. */
+class TransactionTableTest {
+    private static final InetSocketAddress REAL = new InetSocketAddress("127.0.0.2", 1812);
+
+    private static Transaction tx(TransactionTable t, int n) {
+        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000 + n);
+        return new Transaction(client, n, 0, TransactionTable.clientKey(client, n, 0), n);
+    }
+
+    @Test
+    void answeredTransactionsLingeringOnAPathDoNotExhaustItsIds() {
+        TransactionTable t = new TransactionTable(8); // RADIUS: 256 ids per path
+        for (int i = 0; i < 10_000; i++) {
+            Transaction x = tx(t, i);
+            assertThat(t.assignUpstream(x, null, REAL)).as("request %d", i).isTrue();
+            t.addClient(x);
+            x.answered = true;
+            t.answered(x, i);
+        }
+        assertThat(t.size()).as("at most one lingering transaction per id").isLessThanOrEqualTo(256);
+        // the newest ones still answer late retransmissions
+        Transaction last = tx(t, 9_999);
+        assertThat(t.byClient(last.clientKey, last.client, 9_999, 0)).isNotNull();
+    }
+
+    @Test
+    void idsHeldByRequestsStillWaitingAreNeverTaken() {
+        TransactionTable t = new TransactionTable(8);
+        for (int i = 0; i < 256; i++) {
+            Transaction x = tx(t, i);
+            assertThat(t.assignUpstream(x, null, REAL)).isTrue();
+            t.addClient(x);
+        }
+        assertThat(t.assignUpstream(tx(t, 999), null, REAL)).as("every id waits for an answer").isFalse();
+        Transaction first = t.oldestPending();
+        first.answered = true;
+        t.answered(first, 1);
+        Transaction next = tx(t, 1000);
+        assertThat(t.assignUpstream(next, null, REAL)).isTrue();
+        assertThat(next.upstreamId).isEqualTo(first.upstreamId);
+        assertThat(t.byUpstream(REAL, first.upstreamId)).isSameAs(next);
+    }
+}
