@@ -177,7 +177,19 @@ final class TransactionTable {
         return p;
     }
 
+    /**
+     * The map key of (path, id), passed through MurmurHash3's fmix64 (a bijection, so no new
+     * collisions): Netty's LongObjectHashMap only folds the key's halves and probes linearly, so
+     * sequential ids filled one long run of slots and every removal walked that run (the whole
+     * profile of the first GTP benchmark after the linger fix).
+     */
     private static long upstreamKey(int path, long id) {
-        return ((long) path << 40) ^ id;
+        long k = ((long) path << 40) ^ id;
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k;
     }
 }
