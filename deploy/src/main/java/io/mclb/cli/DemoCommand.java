@@ -4,6 +4,9 @@ import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.RealConfig;
 import io.mclb.config.VirtualServerConfig;
+import io.mclb.perf.gtp.load.GtpLoadGenerator;
+import io.mclb.perf.gtp.sim.CauseMix;
+import io.mclb.perf.gtp.sim.GgsnSimulator;
 import io.mclb.perf.udp.UdpResponderFarm;
 import io.mclb.perf.udp.UdpTrafficGenerator;
 import io.mclb.server.MclbServer;
@@ -54,7 +57,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Modules modules = Modules.load();
         MclbConfig config = ConfigParser.parse("demo.cfg", text, work, modules.syntaxes());
-        VirtualServerConfig vs = config.vservers().values().iterator().next();
+        VirtualServerConfig vs = config.vservers().get("DEMO-UDP");
+        VirtualServerConfig gtpVs = config.vservers().get("DEMO-GTP");
         List<InetSocketAddress> reals = new ArrayList<>();
         for (RealConfig r : config.farms().get(vs.farm()).reals()) {
             reals.add(new InetSocketAddress(r.address(), r.port()));
@@ -69,19 +73,29 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }, "mclb-demo-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        List<GgsnSimulator> ggsns = new ArrayList<>();
         try (UdpResponderFarm farm = UdpResponderFarm.start(reals);
-             MclbServer server = MclbServer.start(null, config, modules);
+             AutoCloseable closeGgsns = () -> ggsns.forEach(GgsnSimulator::close);
+             MclbServer server = MclbServer.start(null, startGgsns(config, gtpVs, ggsns), modules);
              UdpTrafficGenerator traffic = UdpTrafficGenerator.builder()
                      .target(new InetSocketAddress(vs.address(), vs.port()))
                      .source(InetAddress.getByName("127.0.0.1")).flows(flows).ratePerSecond(rate)
-                     .timeoutMs(1000).start()) {
+                     .timeoutMs(1000).start();
+             GtpLoadGenerator sgsn = GtpLoadGenerator.builder()
+                     .target(new InetSocketAddress(gtpVs.address(), gtpVs.port()))
+                     .source(InetAddress.getByName("127.0.0.1")).version(1).sockets(2)
+                     .ratePerSecond(Math.max(1, rate / 3)).imsiBase(262010000000000L).imsiCount(5000)
+                     .timeoutMs(2000).start()) {
             var admin = server.admin().address();
             System.out.printf("mclb demo: vserver %s %s:%d -> farm %s %s%n", vs.name(), vs.address().getHostAddress(),
                     vs.port(), vs.farm(), describe(config, vs.farm()));
             System.out.printf("metrics: http://%s:%d/metrics   try: ./mclb show reals --admin %s:%d%n",
                     admin.getAddress().getHostAddress(), admin.getPort(), admin.getAddress().getHostAddress(),
                     admin.getPort());
+            System.out.printf("mclb demo: vserver %s %s:%d (gtp-inspect, IMSI sticky) -> farm %s %s%n", gtpVs.name(),
+                    gtpVs.address().getHostAddress(), gtpVs.port(), gtpVs.farm(), describe(config, gtpVs.farm()));
             long[] lastReal = new long[farm.size()];
+            long lastCreates = 0;
             long lastSent = 0;
             long lastAnswered = 0;
             long start = System.nanoTime();
@@ -105,6 +119,15 @@ public final class DemoCommand implements Callable<Integer> {
                         server.runtime().vservers().get(vs.name()).flows(), s.p99Micros() / 1000.0);
                 lastSent = s.sent();
                 lastAnswered = s.answered();
+                GtpLoadGenerator.Snapshot g = sgsn.snapshot();
+                StringBuilder sessions = new StringBuilder();
+                for (var r : server.runtime().farms().get(gtpVs.farm()).reals()) {
+                    sessions.append(' ').append(r.address().getHostAddress()).append('=').append(r.activeConnections());
+                }
+                System.out.printf("        gtp creates %4d/s  accepted (total) %d  rejects seen by SGSN %d  sessions%s  "
+                                + "cause 199 hidden and re-sent %d%n", g.creates() - lastCreates, g.accepted(), g.rejected(),
+                        sessions, (long) counter(server, "mclb.reassignments", "vserver", gtpVs.name(), "reason", "cause"));
+                lastCreates = g.creates();
             }
             UdpTrafficGenerator.Snapshot s = traffic.snapshot();
             System.out.printf("mclb demo: %d requests, %d answered, %d lost, p50 %.2f ms, p99 %.2f ms%n", s.sent(),
@@ -117,6 +140,26 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Three GGSN simulators on the demo farm's addresses; the last one often has no resources. */
+    private static MclbConfig startGgsns(MclbConfig config, VirtualServerConfig gtpVs, List<GgsnSimulator> out) {
+        List<RealConfig> rs = config.farms().get(gtpVs.farm()).reals();
+        for (int i = 0; i < rs.size(); i++) {
+            RealConfig r = rs.get(i);
+            out.add(GgsnSimulator.builder().listen(new InetSocketAddress(r.address(), r.port()))
+                    .causeMix(i == rs.size() - 1 ? CauseMix.parse("128:80,199:20") : CauseMix.fixed(128))
+                    .seed(42 + i).start());
+        }
+        return config;
+    }
+
+    private static double counter(MclbServer server, String name, String... tags) {
+        double total = 0;
+        for (Counter c : server.runtime().registry().find(name).tags(tags).counters()) {
+            total += c.count();
+        }
+        return total;
     }
 
     private static String describe(MclbConfig c, String farm) {
