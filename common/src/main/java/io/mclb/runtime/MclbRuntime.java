@@ -52,6 +52,7 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
     private final PrometheusMeterRegistry registry;
     private final EventLoopGroup loops;
     private final StickyTable sticky;
+    private final ReplicatedValues replicatedValues = new ReplicatedValues();
     private final StickyExpirySweeper sweeper;
     private final RealMeters realMeters;
     private final ClientCounter clientCounter;
@@ -310,6 +311,11 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
             }
         }
         return out;
+    }
+
+    @Override
+    public ReplicatedValues replicatedValues() {
+        return replicatedValues;
     }
 
     @Override

@@ -33,4 +33,12 @@ public interface ServiceContext {
     Map<String, VirtualServer> vservers();
 
     RealServer realById(long realId);
+
+    /**
+     * Values replicated to the HA standby (e.g. GTP Recovery). The running balancer returns its one
+     * instance; this default (test fakes) returns a fresh unattached one, so publishing goes nowhere.
+     */
+    default io.mclb.runtime.ReplicatedValues replicatedValues() {
+        return new io.mclb.runtime.ReplicatedValues();
+    }
 }

@@ -26,6 +26,11 @@ import java.util.Locale;
  * {@code show failover}, {@code POST failover/active|reset}, and refuses local reloads while this node
  * is not active and a peer is (the active node owns the configuration; replication pushes it).
  *
+ * <p>Sticky, state and configuration replication ({@code replicate casa}, syntax
+ * {@link io.mclb.ha.replication.ReplicationConfigSyntax}, registered on its own as a
+ * {@code ConfigSyntax} service) follows the group its virtual servers are gated by: see
+ * {@link HaReplication}.
+ *
  * <p>Global lines it also owns: {@code mclb ha port N} (default 1985) and
  * {@code mclb ha vip-control linux|noop} (default linux; noop for unprivileged tests).
  * Group settings changed by a reload take effect after a restart (logged).
@@ -35,6 +40,7 @@ public final class HaExtension implements RuntimeExtension {
 
     private final HaSyntax syntax = new HaSyntax();
     private volatile GroupManager manager;
+    private HaReplication replication;
     private List<GroupConfig> running = List.of();
 
     /** Before start (and without groups) nothing is active: a standby-gated server never serves by accident. */
@@ -70,6 +76,7 @@ public final class HaExtension implements RuntimeExtension {
         String port = HaSyntax.setting(config, "port");
         GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, ctx.registry(), ctx.clock(),
                 port == null ? GroupManager.DEFAULT_PORT : Integer.parseInt(port));
+        replication = HaReplication.create(ctx, host, m);
         m.start();
         manager = m;
         for (GroupConfig g : running) {
@@ -113,14 +120,22 @@ public final class HaExtension implements RuntimeExtension {
         if (!next.equals(running)) {
             LOG.warn("HA group settings changed: they take effect after a restart of mclb");
         }
+        if (replication != null) {
+            replication.reloaded(ctx);
+        }
     }
 
     @Override
     public void stop() {
         GroupManager m = manager;
         manager = null;
+        // the group resigns first, so the peer takes over while the replication stream closes
         if (m != null) {
             m.close();
+        }
+        if (replication != null) {
+            replication.close();
+            replication = null;
         }
     }
 

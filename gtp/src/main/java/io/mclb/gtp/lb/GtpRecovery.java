@@ -13,11 +13,13 @@ import java.util.function.IntSupplier;
  *
  * <p>An SGSN that sees a peer's Recovery change deletes every PDP context with that peer
  * (29.060 section 7.7.48), so the value must survive mclb restarts and HA failovers: it is chosen
- * once (random 0..255) when the file does not exist and never incremented. HA replicates the file
- * (a standby calls {@link #store} with the active's value). Written atomically (temp file + move).
+ * once (random 0..255) when the file does not exist and never incremented. HA replicates the value
+ * ({@code ReplicatedValues} key {@link #REPLICATED_KEY}; a standby calls {@link #store} with the active's value). Written atomically (temp file + move).
  */
 public final class GtpRecovery {
     public static final String FILE = "gtp-recovery";
+    /** The {@link io.mclb.runtime.ReplicatedValues} key: one byte, the counter. */
+    public static final String REPLICATED_KEY = "gtp.recovery";
 
     private GtpRecovery() {
     }

@@ -73,8 +73,20 @@ public final class GtpServiceFactory implements ServiceFactory {
     public synchronized void start(ServiceContext ctx) throws Exception {
         registry = ctx.registry();
         module.registry(registry);
-        module.recovery(GtpRecovery.loadOrCreate(ctx.config().global().dataDir(),
-                () -> new SecureRandom().nextInt(256)));
+        java.nio.file.Path dataDir = ctx.config().global().dataDir();
+        module.recovery(GtpRecovery.loadOrCreate(dataDir, () -> new SecureRandom().nextInt(256)));
+        // HA: the active's Recovery goes to the standby, which stores it, so echo answers keep it after a failover
+        ctx.replicatedValues().onReceived(GtpRecovery.REPLICATED_KEY, v -> {
+            if (v.length == 1) {
+                try {
+                    GtpRecovery.store(dataDir, v[0] & 0xFF);
+                    module.recovery(v[0] & 0xFF);
+                } catch (java.io.IOException e) {
+                    LOG.warn("cannot store the replicated GTP Recovery {}: {}", v[0] & 0xFF, e.toString());
+                }
+            }
+        });
+        ctx.replicatedValues().publish(GtpRecovery.REPLICATED_KEY, new byte[] {(byte) module.recovery()});
         if (gaugesOn != registry) {
             Gauge.builder(GtpMetrics.SESSIONS, module.sessions(), GtpSessions::size)
                     .description("GTP sessions established through mclb and not yet ended").register(registry);

@@ -68,6 +68,18 @@ public final class GroupManager implements ServingGate, AutoCloseable {
     private Thread thread;
     private volatile boolean running;
     private volatile boolean dropHellos;
+    /** Told of every transition, after the address has been acquired or released; copy-on-write. */
+    private final List<StateListener> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * Told of each group state change, on the {@code mclb-ha} thread after the virtual address was
+     * acquired (to Active) or released (from Active): must not block (hand slow work to a thread of
+     * its own) and must not throw.
+     */
+    @FunctionalInterface
+    public interface StateListener {
+        void stateChanged(StandbyGroup group, HsrpState from, HsrpState to);
+    }
 
     public GroupManager(List<GroupConfig> configs, VirtualAddressControl vips, LinkState links, MeterRegistry registry,
                         NanoClock clock, int port) {
@@ -307,6 +319,13 @@ public final class GroupManager implements ServingGate, AutoCloseable {
                 closeVipSocket(g);
                 vips.release(c.iface(), g.vip(), c.prefix());
             }
+            for (StateListener l : stateListeners) {
+                try {
+                    l.stateChanged(g, from, to);
+                } catch (RuntimeException e) {
+                    LOG.warn("group {}: state listener failed", c.name(), e);
+                }
+            }
         }
 
         @Override
@@ -370,6 +389,11 @@ public final class GroupManager implements ServingGate, AutoCloseable {
         if (s != null) {
             s.wakeup();
         }
+    }
+
+    /** Adds a listener for state changes; add it before {@link #start()} to see the first transitions. */
+    public void addStateListener(StateListener l) {
+        stateListeners.add(l);
     }
 
     /** The groups by name, for views; their getters are safe to read from any thread. */

@@ -1,0 +1,107 @@
+package io.mclb.ha;
+
+import io.mclb.config.ConfigSyntax;
+import io.mclb.config.ConfigWriter;
+import io.mclb.gtp.lb.GtpRecovery;
+import io.mclb.server.MclbServer;
+import io.mclb.server.Modules;
+import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyKind;
+import io.mclb.sticky.StickyValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Replication wired into two running servers on loopback (127.0.0.2 active with priority 110,
+ * 127.0.0.3 standby): sticky entries, the GTP Recovery value and the active's configuration reach
+ * the standby; the standby keeps its own node lines and refuses a local reload.
+ */
+class HaReplicationWiringTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void bothHaSyntaxesAreOfferedToTheParserExactlyOnce() {
+        var owners = Modules.load().syntaxes().stream().map(ConfigSyntax::owner).toList();
+        assertThat(owners).containsOnlyOnce("ha", "ha-replication");
+    }
+
+    @Test
+    void theStandbyReceivesStickyEntriesRecoveryAndTheActivesConfiguration() throws Exception {
+        int haPort = freeUdp();
+        int replPort = freeTcp();
+        int vport = freeUdp();
+        Path cfgA = write("a", "127.0.0.2", "127.0.0.3", 110, haPort, replPort, vport, "FARM-A", "127.0.0.11");
+        Path cfgB = write("b", "127.0.0.3", "127.0.0.2", 100, haPort, replPort, vport, "FARM-B", "127.0.0.12");
+        try (MclbServer a = MclbServer.start(cfgA, Modules.load())) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> a.runtime().vservers().get("V").serving());
+            try (MclbServer b = MclbServer.start(cfgB, Modules.load())) {
+                StickyKey key = new StickyKey().set(StickyKind.GTP_IMSI, 1, "262011234567890".getBytes(StandardCharsets.US_ASCII));
+                long now = System.currentTimeMillis() / 1000;
+                long realId = a.runtime().farms().get("FARM-A").reals()[0].id();
+                a.runtime().stickyTable().put(key, new StickyValue().set(realId, now, now + 3600));
+                StickyValue got = new StickyValue();
+                await().atMost(Duration.ofSeconds(10)).until(() ->
+                        b.runtime().stickyTable().get(key, got, System.currentTimeMillis()));
+                assertThat(got.realId()).isEqualTo(realId);
+
+                // the standby runs the active's farms and vservers, with its own node lines
+                await().atMost(Duration.ofSeconds(10)).until(() -> b.runtime().farms().containsKey("FARM-A"));
+                String running = ConfigWriter.write(b.runtime().config());
+                assertThat(running).contains("ip address 127.0.0.3", "replicate casa 127.0.0.3 127.0.0.2")
+                        .doesNotContain("FARM-B", "priority 110");
+                assertThat(Files.readString(dir.resolve("b-data").resolve(HaReplication.STANDBY_CONFIG_FILE)))
+                        .contains("ip slb serverfarm FARM-A");
+                await().atMost(Duration.ofSeconds(5)).until(() ->
+                        Files.readString(dir.resolve("b-data").resolve(GtpRecovery.FILE)).trim().equals(
+                                Files.readString(dir.resolve("a-data").resolve(GtpRecovery.FILE)).trim()));
+
+                // a change on the active is pushed again
+                Files.writeString(cfgA, Files.readString(cfgA).replace("real 127.0.0.11 9", "real 127.0.0.13 9"));
+                assertThat(a.reload().ok()).isTrue();
+                await().atMost(Duration.ofSeconds(10)).until(() -> ConfigWriter.write(b.runtime().config())
+                        .contains("127.0.0.13"));
+                assertThat(b.reload().ok()).isFalse();
+                assertThat(b.runtime().vservers().get("V").serving()).isFalse();
+            }
+        }
+    }
+
+    private Path write(String node, String self, String peer, int priority, int haPort, int replPort, int vport,
+                       String farm, String real) throws Exception {
+        Path cfg = dir.resolve(node + ".cfg");
+        Files.writeString(cfg, "mclb admin 127.0.0.1 " + freeTcp() + "\nmclb data-dir " + dir.resolve(node + "-data")
+                + "\nmclb sticky entries 10000\nmclb ha vip-control noop\nmclb ha port " + haPort + "\n"
+                + "interface lo\n ip address " + self + " 255.0.0.0\n standby 7 ip 127.0.0.100\n"
+                + " standby 7 priority " + priority + "\n standby 7 peer " + peer + "\n"
+                + " standby 7 timers msec 100 msec 300\n standby 7 name T\n"
+                + "ip slb serverfarm " + farm + "\n real " + real + " 9\n  inservice\n"
+                + "ip slb vserver V\n virtual 127.0.0.100 udp " + vport + " service gtp\n serverfarm " + farm
+                + "\n sticky gtp imsi group 1\n replicate casa " + self + " " + peer + " " + replPort
+                + " password 0 s3cret\n inservice standby T\n");
+        return cfg;
+    }
+
+    private static int freeUdp() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static int freeTcp() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
