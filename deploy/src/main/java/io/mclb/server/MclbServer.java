@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * One mclb process: the runtime built from a configuration file, its admin listener, its runtime
- * extensions (HA, replication: started after the admin listener, stopped before the runtime), and
+ * extensions (HA, replication: started before the admin listener answers, stopped before the runtime), and
  * reload (from {@code mclb reload}, the admin API, or SIGHUP). A reload that fails, or that an
  * extension's guard refuses (a standby while its peer is active), keeps the running configuration
  * and says why.
@@ -65,7 +65,6 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
                     + e.getMessage(), e);
         }
         self[0] = new MclbServer(configFile, modules, rt, admin);
-        admin.start();
         try {
             for (RuntimeExtension x : modules.extensions()) {
                 x.start(rt, self[0]);
@@ -75,6 +74,8 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
             self[0].close();
             throw e;
         }
+        // answer only once every extension has registered its views (e.g. show failover)
+        admin.start();
         LOG.info("mclb running: {} farm(s), {} vserver(s); metrics at http://{}:{}/metrics",
                 config.farms().size(), config.vservers().size(), admin.address().getAddress().getHostAddress(),
                 admin.address().getPort());
