@@ -40,6 +40,13 @@ class RadiusFreeRadiusInteropIT {
     private static final String NAS_SECRET = "nas-secret";
     private static final int SUBSCRIBERS = 60;
     private static final int STOPPED = 2;
+    /**
+     * radclient's {@code -r} counts every send (checked: {@code -r 3} sends three times). mclb moves
+     * an unanswered request on its {@code reassign}-th retransmission (IOS default 3), so the NAS
+     * must send 1 + 3 times for a request stuck on a stopped server to be answered by another.
+     */
+    private static final int TRIES = 4;
+    private static final int TIMEOUT_S = 2;
     private static final Pattern STICKY_ROW = Pattern.compile("\\{[^{}]*\\}");
     /** Frames mclb sent: from the virtual address, or from an upstream socket (not a FreeRADIUS port nor radclient's). */
     private static final String FARM = "(ip.dst == 127.0.0.5 || ip.dst == 127.0.0.6 || ip.dst == 127.0.0.7)";
@@ -85,7 +92,7 @@ class RadiusFreeRadiusInteropIT {
                 // 3. Accounting-On from the NAS purges every framed-IP entry learned from it
                 FreeRadiusClient.Result on = FreeRadiusClient.run(ns, "acct-on", List.of(List.of(
                         "Acct-Status-Type = Accounting-On", "NAS-IP-Address = 127.0.0.1", "Acct-Session-Id = \"on-1\"")),
-                        VIP + ":1813", "acct", NAS_SECRET, 3, 2);
+                        VIP + ":1813", "acct", NAS_SECRET, TRIES, TIMEOUT_S);
                 assertThat(on.answered("Accounting-Response")).as("Accounting-On answered:%n%s", on.output()).isEqualTo(1);
                 Set<String> left = awaitFramedIps(mclb, Set::isEmpty, Duration.ofSeconds(15));
                 assertThat(left).as("radius-framed-ip entries after Accounting-On").isEmpty();
@@ -136,7 +143,7 @@ class RadiusFreeRadiusInteropIT {
             packets.add(List.of("User-Name = \"" + u.name() + "\"", "User-Password = \"" + u.password() + "\"",
                     "Calling-Station-Id = \"" + csid(u) + "\"", "NAS-IP-Address = 127.0.0.1"));
         }
-        FreeRadiusClient.Result r = FreeRadiusClient.run(ns, name, packets, VIP + ":1812", "auth", NAS_SECRET, 3, 2);
+        FreeRadiusClient.Result r = FreeRadiusClient.run(ns, name, packets, VIP + ":1812", "auth", NAS_SECRET, TRIES, TIMEOUT_S);
         assertThat(r.problems()).as("%s: radclient problems:%n%s", name, r.output()).isEmpty();
         assertThat(r.answered("Access-Accept")).as("%s: Access-Accepts:%n%s", name, r.output()).isEqualTo(users.size());
         return r;
@@ -150,7 +157,7 @@ class RadiusFreeRadiusInteropIT {
                     "Acct-Session-Id = \"" + session + "-" + u.name() + "\"", "Calling-Station-Id = \"" + csid(u) + "\"",
                     "Framed-IP-Address = " + u.framedIp(), "NAS-IP-Address = 127.0.0.1"));
         }
-        return FreeRadiusClient.run(ns, name, packets, VIP + ":1813", "acct", NAS_SECRET, 3, 2);
+        return FreeRadiusClient.run(ns, name, packets, VIP + ":1813", "acct", NAS_SECRET, TRIES, TIMEOUT_S);
     }
 
     private static String csid(FreeRadius.User u) {
@@ -182,7 +189,7 @@ class RadiusFreeRadiusInteropIT {
         Map<String, String> m = new TreeMap<>();
         seen.forEach((csid, dsts) -> {
             assertThat(dsts).as("servers one Calling-Station-Id's accounting reached").hasSize(1);
-            m.put(csid, "aaa" + (Integer.parseInt(dsts.first().substring("127.0.0.".length())) - 4));
+            m.put(csid, "aaa" + (Integer.parseInt(dsts.iterator().next().substring("127.0.0.".length())) - 4));
         });
         return m;
     }
