@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * from the NAS purges them; after one FreeRADIUS is stopped, every subscriber's next
  * Access-Request is still accepted (radclient retransmits), those of the stopped server now by
  * another one, the others by their old server, accounting follows, and mclb shows the stopped
- * server's auth real FAILED; Wireshark finds no malformed RADIUS frame; mclb counted no unverifiable answer.
+ * server's auth real FAILED (unanswered requests) and its accounting real PROBE_FAILED (the
+ * Status-Server probe on the accounting farm), which recovers once the server is restarted; Wireshark finds no malformed RADIUS frame; mclb counted no unverifiable answer.
  */
 class RadiusFreeRadiusInteropIT {
     private static final String VIP = "127.0.0.100";
@@ -115,9 +116,36 @@ class RadiusFreeRadiusInteropIT {
                 assertThat(acct2.problems()).as("radclient problems:%n%s", acct2.output()).isEmpty();
                 assertThat(acct2.answered("Accounting-Response")).as("Accounting-Responses after failover:%n%s",
                         acct2.output()).isEqualTo(SUBSCRIBERS);
+                Set<String> learned = awaitFramedIps(mclb, ips -> ips.size() == SUBSCRIBERS, Duration.ofSeconds(10));
+                assertThat(learned).as("radius-framed-ip entries after the second Accounting-Starts").hasSize(SUBSCRIBERS);
+
+                // 5. Accounting-Stop removes that subscriber's framed-IP entry, and only that one
+                List<FreeRadius.User> stopping = users.subList(0, SUBSCRIBERS / 4);
+                FreeRadiusClient.Result stops = acct(ns, "acct-stop", stopping, "Stop", "b");
+                assertThat(stops.problems()).as("radclient problems:%n%s", stops.output()).isEmpty();
+                assertThat(stops.answered("Accounting-Response")).as("Accounting-Stops answered:%n%s", stops.output())
+                        .isEqualTo(stopping.size());
+                Set<String> stillThere = awaitFramedIps(mclb, ips -> ips.size() == SUBSCRIBERS - stopping.size(),
+                        Duration.ofSeconds(10));
+                for (FreeRadius.User u : users) {
+                    if (stopping.contains(u)) {
+                        assertThat(stillThere).as("entries after Accounting-Stop").doesNotContain(u.framedIp());
+                    } else {
+                        assertThat(stillThere).as("entries after Accounting-Stop").contains(u.framedIp());
+                    }
+                }
+
                 // the auth real took the unanswered requests; the accounting real of that address got none once the
                 // subscribers' entries pointed elsewhere, so only the former is charged
-                String reals = awaitReals(mclb, FreeRadius.address(STOPPED) + ":1812", Duration.ofSeconds(30));
+                String reals = awaitReals(mclb, FreeRadius.address(STOPPED) + ":1812", "FAILED", Duration.ofSeconds(30));
+                // the accounting farm's Status-Server probe: the stopped server's accounting real fails, the others
+                // answer it (so the probe is signed as FreeRADIUS expects and its answers verify)
+                String acctReal = FreeRadius.address(STOPPED) + ":1813";
+                String probed = awaitReals(mclb, acctReal, "PROBE_FAILED", Duration.ofSeconds(15));
+                String allReals = mclb.get("/api/v1/reals");
+                // a restarted server: one good probe answer recovers its accounting real
+                gone.restart();
+                String recovered = awaitReals(mclb, acctReal, "OPERATIONAL", Duration.ofSeconds(15));
                 String metrics = mclb.metrics();
                 cap.stop();
 
@@ -127,7 +155,19 @@ class RadiusFreeRadiusInteropIT {
                 assertThat(accountingServers(cap, "b-")).as("accounting after the failover")
                         .isEqualTo(byCallingStation(serverOf2, users));
 
-                assertThat(reals).as("auth real of the stopped server").contains("FAILED");
+                assertThat(reals).as("auth real of the stopped server").contains("\"FAILED\"");
+                assertThat(probed).as("accounting real of the stopped server, probed").contains("\"PROBE_FAILED\"");
+                for (int i = 1; i <= 3; i++) {
+                    if (i != STOPPED) {
+                        assertThat(rowsOf(allReals, FreeRadius.address(i) + ":")).as("reals of live aaa%d in %s", i, allReals)
+                                .hasSize(2).allSatisfy(r -> assertThat(r).contains("\"OPERATIONAL\""));
+                    }
+                }
+                assertThat(recovered).as("accounting real of the restarted server").contains("\"OPERATIONAL\"");
+                assertThat(MclbProcess.sum(metrics, "mclb_radius_responses_total", "code=\"Access-Accept\""))
+                        .as("Access-Accepts mclb sent").isEqualTo(2.0 * SUBSCRIBERS);
+                assertThat(MclbProcess.sum(metrics, "mclb_radius_responses_total", "code=\"Accounting-Response\""))
+                        .as("Accounting-Responses mclb sent").isEqualTo(2.0 * SUBSCRIBERS + 1 + SUBSCRIBERS / 4);
                 assertThat(MclbProcess.sum(metrics, "mclb_drops_total", "reason=\"radius_bad_response_authenticator\""))
                         .as("answers mclb could not verify").isZero();
                 assertThat(cap.count("radius && " + FROM_MCLB)).as("RADIUS frames from mclb").isGreaterThanOrEqualTo(8 * SUBSCRIBERS);
@@ -151,9 +191,15 @@ class RadiusFreeRadiusInteropIT {
 
     private static FreeRadiusClient.Result acctStart(Netns ns, String name, List<FreeRadius.User> users, String session)
             throws Exception {
+        return acct(ns, name, users, "Start", session);
+    }
+
+    /** One Accounting-Request of {@code status} per user, Acct-Session-Id {@code <session>-<user>}. */
+    private static FreeRadiusClient.Result acct(Netns ns, String name, List<FreeRadius.User> users, String status,
+            String session) throws Exception {
         List<List<String>> packets = new ArrayList<>();
         for (FreeRadius.User u : users) {
-            packets.add(List.of("Acct-Status-Type = Start", "User-Name = \"" + u.name() + "\"",
+            packets.add(List.of("Acct-Status-Type = " + status, "User-Name = \"" + u.name() + "\"",
                     "Acct-Session-Id = \"" + session + "-" + u.name() + "\"", "Calling-Station-Id = \"" + csid(u) + "\"",
                     "Framed-IP-Address = " + u.framedIp(), "NAS-IP-Address = 127.0.0.1"));
         }
@@ -226,21 +272,28 @@ class RadiusFreeRadiusInteropIT {
         return ips;
     }
 
-    /** The {@code /api/v1/reals} rows of {@code address}, once they all say FAILED (or after {@code timeout}). */
-    private static String awaitReals(MclbProcess mclb, String address, Duration timeout) throws Exception {
+    /** The {@code /api/v1/reals} rows of {@code label}, once they all are in {@code state} (or after {@code timeout}). */
+    private static String awaitReals(MclbProcess mclb, String label, String state, Duration timeout) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<String> rows = new ArrayList<>();
-            Matcher m = STICKY_ROW.matcher(mclb.get("/api/v1/reals"));
-            while (m.find()) {
-                if (m.group().contains(address)) {
-                    rows.add(m.group());
-                }
-            }
-            if ((!rows.isEmpty() && rows.stream().allMatch(r -> r.contains("FAILED"))) || System.nanoTime() > end) {
+            List<String> rows = rowsOf(mclb.get("/api/v1/reals"), label);
+            if ((!rows.isEmpty() && rows.stream().allMatch(r -> r.contains("\"" + state + "\"")))
+                    || System.nanoTime() > end) {
                 return String.join("\n", rows);
             }
             Thread.sleep(200);
         }
+    }
+
+    /** The JSON objects of a flat {@code /api/v1} table that mention {@code label}. */
+    private static List<String> rowsOf(String json, String label) {
+        List<String> rows = new ArrayList<>();
+        Matcher m = STICKY_ROW.matcher(json);
+        while (m.find()) {
+            if (m.group().contains("\"" + label)) {
+                rows.add(m.group());
+            }
+        }
+        return rows;
     }
 }
