@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -56,8 +57,30 @@ class RadiusFreeRadiusInteropIT {
     @TempDir
     Path tmp;
 
+    /** The issue's configuration: accounting follows authentication by Calling-Station-Id. */
     @Test
     void radclientThroughMclbToThreeFreeRadiusServers() throws Exception {
+        run(cfg -> cfg);
+    }
+
+    /**
+     * The accounting virtual server keyed by Framed-IP-Address only (no Calling-Station-Id line
+     * there): accounting follows the framed-IP entries the auth virtual server learns from each
+     * Access-Accept into the shared group 2, and an Accounting-Stop removes its entry (before the
+     * fix that came with this test, the Stop's own stickiness wrote it back).
+     */
+    @Test
+    void accountingKeyedByFramedIpLearnedFromAccessAccept() throws Exception {
+        run(cfg -> {
+            int acct = cfg.indexOf("ip slb vserver RADIUS-ACCT");
+            String edited = cfg.substring(0, acct)
+                    + cfg.substring(acct).replace(" sticky radius calling-station-id group 2\n", "");
+            assertThat(edited).as("config edit").isNotEqualTo(cfg);
+            return edited;
+        });
+    }
+
+    private void run(UnaryOperator<String> configEdit) throws Exception {
         List<FreeRadius.User> users = new ArrayList<>();
         for (int i = 1; i <= SUBSCRIBERS; i++) {
             users.add(new FreeRadius.User(String.format("sub%03d", i), "pw-" + i, "10.1.0." + i));
@@ -70,7 +93,9 @@ class RadiusFreeRadiusInteropIT {
                 }
                 Tshark cap = Tshark.start(ns, "tshark", "udp port 1812 or udp port 1813");
                 Files.createDirectories(ns.dir().resolve("radius"));
-                Path cfg = MclbProcess.writeConfig(ns, "radius/mclb-radius.cfg", ADMIN_PORT);
+                Path cfg = MclbProcess.writeResource(ns, "radius/mclb-radius.cfg", text -> configEdit.apply(text
+                        .replace("@DATA_DIR@", ns.dir().resolve("mclb-data").toString())
+                        .replace("@ADMIN_PORT@", Integer.toString(ADMIN_PORT))));
                 MclbProcess mclb = MclbProcess.start(ns, cfg, ADMIN_PORT);
                 ns.awaitUdpListening(mclb.process(), Duration.ofSeconds(30), VIP + ":1812", VIP + ":1813");
 
