@@ -49,7 +49,7 @@ class RadiusFreeRadiusInteropIT {
      */
     private static final int TRIES = 4;
     private static final int TIMEOUT_S = 2;
-    private static final Pattern STICKY_ROW = Pattern.compile("\\{[^{}]*\\}");
+    private static final Pattern ROW = Pattern.compile("\\{[^{}]*\\}");
     /** Frames mclb sent: from the virtual address, or from an upstream socket (not a FreeRADIUS port nor radclient's). */
     private static final String FARM = "(ip.dst == 127.0.0.5 || ip.dst == 127.0.0.6 || ip.dst == 127.0.0.7)";
     private static final String FROM_MCLB = "(ip.src == " + VIP + " || (" + FARM + " && (udp.dstport == 1812 || udp.dstport == 1813)))";
@@ -108,6 +108,7 @@ class RadiusFreeRadiusInteropIT {
                 // 2. Accounting-Start for each: answered, forwarded to the authenticating server
                 FreeRadiusClient.Result acct1 = acctStart(ns, "acct-start-1", users, "a");
                 assertThat(acct1.problems()).as("radclient problems:%n%s", acct1.output()).isEmpty();
+                assertThat(acct1.exit()).as("radclient exit code").isZero();
                 assertThat(acct1.answered("Accounting-Response")).as("Accounting-Responses:%n%s", acct1.output())
                         .isEqualTo(SUBSCRIBERS);
                 Set<String> framed = framedIps(mclb);
@@ -139,6 +140,7 @@ class RadiusFreeRadiusInteropIT {
                 }
                 FreeRadiusClient.Result acct2 = acctStart(ns, "acct-start-2", users, "b");
                 assertThat(acct2.problems()).as("radclient problems:%n%s", acct2.output()).isEmpty();
+                assertThat(acct2.exit()).as("radclient exit code").isZero();
                 assertThat(acct2.answered("Accounting-Response")).as("Accounting-Responses after failover:%n%s",
                         acct2.output()).isEqualTo(SUBSCRIBERS);
                 Set<String> learned = awaitFramedIps(mclb, ips -> ips.size() == SUBSCRIBERS, Duration.ofSeconds(10));
@@ -148,6 +150,7 @@ class RadiusFreeRadiusInteropIT {
                 List<FreeRadius.User> stopping = users.subList(0, SUBSCRIBERS / 4);
                 FreeRadiusClient.Result stops = acct(ns, "acct-stop", stopping, "Stop", "b");
                 assertThat(stops.problems()).as("radclient problems:%n%s", stops.output()).isEmpty();
+                assertThat(stops.exit()).as("radclient exit code").isZero();
                 assertThat(stops.answered("Accounting-Response")).as("Accounting-Stops answered:%n%s", stops.output())
                         .isEqualTo(stopping.size());
                 Set<String> stillThere = awaitFramedIps(mclb, ips -> ips.size() == SUBSCRIBERS - stopping.size(),
@@ -210,6 +213,7 @@ class RadiusFreeRadiusInteropIT {
         }
         FreeRadiusClient.Result r = FreeRadiusClient.run(ns, name, packets, VIP + ":1812", "auth", NAS_SECRET, TRIES, TIMEOUT_S);
         assertThat(r.problems()).as("%s: radclient problems:%n%s", name, r.output()).isEmpty();
+        assertThat(r.exit()).as("%s: radclient exit code", name).isZero();
         assertThat(r.answered("Access-Accept")).as("%s: Access-Accepts:%n%s", name, r.output()).isEqualTo(users.size());
         return r;
     }
@@ -238,9 +242,13 @@ class RadiusFreeRadiusInteropIT {
     /** User name to the server named by the Reply-Message of its Access-Accept; checks the Framed-IP too. */
     private static Map<String, String> servers(FreeRadiusClient.Result r, List<FreeRadius.User> users) {
         Map<String, String> m = new TreeMap<>();
+        Map<String, String> framedOf = new TreeMap<>();
+        users.forEach(u -> framedOf.put(u.name(), u.framedIp()));
         for (FreeRadiusClient.Exchange e : r.exchanges()) {
-            m.put(e.requestAttr("User-Name"), e.responseAttr("Reply-Message"));
+            String user = e.requestAttr("User-Name");
+            m.put(user, e.responseAttr("Reply-Message"));
             assertThat(e.responder()).as("answer source").startsWith(VIP + ":1812");
+            assertThat(e.responseAttr("Framed-IP-Address")).as("Framed-IP-Address of %s", user).isEqualTo(framedOf.get(user));
         }
         for (FreeRadius.User u : users) {
             assertThat(m.get(u.name())).as("server of %s", u.name()).matches("aaa[123]");
@@ -276,7 +284,7 @@ class RadiusFreeRadiusInteropIT {
     /** The identities of mclb's radius-framed-ip sticky entries ({@code /api/v1/sticky}). */
     private static Set<String> framedIps(MclbProcess mclb) throws Exception {
         Set<String> ips = new TreeSet<>();
-        Matcher m = STICKY_ROW.matcher(mclb.get("/api/v1/sticky?table=radius-framed-ip&limit=100000"));
+        Matcher m = ROW.matcher(mclb.get("/api/v1/sticky?table=radius-framed-ip&limit=100000"));
         while (m.find()) {
             Matcher id = Pattern.compile("\"identity\"\\s*:\\s*\"([^\"]*)\"").matcher(m.group());
             if (id.find()) {
@@ -313,7 +321,7 @@ class RadiusFreeRadiusInteropIT {
     /** The JSON objects of a flat {@code /api/v1} table that mention {@code label}. */
     private static List<String> rowsOf(String json, String label) {
         List<String> rows = new ArrayList<>();
-        Matcher m = STICKY_ROW.matcher(json);
+        Matcher m = ROW.matcher(json);
         while (m.find()) {
             if (m.group().contains("\"" + label)) {
                 rows.add(m.group());
