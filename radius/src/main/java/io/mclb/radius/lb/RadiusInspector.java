@@ -125,10 +125,10 @@ final class RadiusInspector implements ServiceInspector {
                     || status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_OFF) && v.purgeOnOff() && nasIp != 0) {
                 rt.purgeNas(nasIp);
             }
-            if (status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0) {
-                learner.forget(v.learnGroup(), framed, nasIp);
-            }
             if (v.localAck() != null) {
+                if (status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0) {
+                    learner.forget(v.learnGroup(), framed, nasIp);
+                }
                 if (framed != 0 && v.learnGroup() != 0 && (status == RadiusAttributes.ACCT_STATUS_START
                         || status == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
                     learner.learnLocally(v, framed, nasIp, nowMs);
@@ -165,7 +165,13 @@ final class RadiusInspector implements ServiceInspector {
         } else {
             request.request(id, fingerprint);
         }
-        if (sticky) {
+        // a Stop is routed by its session's entry first (to the AAA of the Start), then the entry goes;
+        // when that entry is the request's own key, the engine must not write it back
+        boolean stop = status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0;
+        if (stop) {
+            learner.forget(v.learnGroup(), framed, nasIp);
+        }
+        if (sticky && !(stop && key.kind() == StickyKind.RADIUS_FRAMED_IP)) {
             request.stickyKey().copyFrom(key.bytes());
             request.sticky(v.subscriberSeconds(), false);
         }
