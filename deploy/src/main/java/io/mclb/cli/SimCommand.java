@@ -137,8 +137,15 @@ public final class SimCommand implements Callable<Integer> {
             System.err.println("mclb sim radius: --secret is required");
             return 2;
         }
+        AaaFailure mode;
+        try {
+            mode = AaaFailure.valueOf(failure.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            System.err.println("mclb sim radius: --failure must be none, silent or wrong-secret");
+            return 2;
+        }
         AaaSimulator.Builder b = AaaSimulator.builder().secret(RadiusSecret.ofString(secret)).rejectPercent(rejectPercent)
-                .dropPercent(dropPercent).failure(AaaFailure.valueOf(failure.toUpperCase().replace('-', '_')))
+                .dropPercent(dropPercent).failure(mode)
                 .latencyMicros(latencyMicros).seed(seed).framedPool(framedPool).password(password);
         for (InetSocketAddress a : addrs) {
             b.listenAuth(a);
