@@ -1,7 +1,9 @@
 package io.mclb.cli;
 
 import io.mclb.perf.gtp.load.GtpLoadGenerator;
+import io.mclb.perf.radius.load.RadiusLoadGenerator;
 import io.mclb.perf.udp.UdpTrafficGenerator;
+import io.mclb.radius.codec.RadiusSecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,16 +15,17 @@ import java.util.concurrent.Callable;
 /**
  * {@code mclb loadgen udp -t ADDR:PORT}: paced (or closed-loop) UDP request/response load with
  * loss and latency; {@code mclb loadgen gtp -t ADDR:PORT}: GTP Create (PDP Context / Session) load
- * over a range of IMSIs. Bounded by {@code --duration}. For the C reference tool see perf/bench.
+ * over a range of IMSIs; {@code mclb loadgen radius -t ADDR:PORT --secret S --kind auth|acct}:
+ * Access- or Accounting-Requests over a range of subscribers, every answer verified. Bounded by {@code --duration}. For the C reference tool see perf/bench.
  * No standard {@code --version} option here: {@code --version} selects the GTP version.
  */
 @Command(name = "loadgen",
-        description = "Generate UDP request/response or GTP create load against a virtual server (loopback or your own namespaces).")
+        description = "Generate UDP request/response, GTP create or RADIUS load against a virtual server (loopback or your own namespaces).")
 public final class LoadgenCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
     boolean help;
 
-    @Parameters(index = "0", description = "generator: udp | gtp")
+    @Parameters(index = "0", description = "generator: udp | gtp | radius")
     String kind;
 
     @Option(names = {"-t", "--target"}, required = true, description = "ADDR:PORT")
@@ -53,6 +56,22 @@ public final class LoadgenCommand implements Callable<Integer> {
     @Option(names = "--apn", description = "gtp: APN (default ${DEFAULT-VALUE})", defaultValue = "internet")
     String apn;
 
+    @Option(names = "--secret", description = "radius: shared secret with the target")
+    String secret;
+
+    @Option(names = "--kind", description = "radius: auth | acct (default ${DEFAULT-VALUE})", defaultValue = "auth")
+    String radiusKind;
+
+    @Option(names = "--subscribers", description = "radius: distinct subscribers, used in turn (default ${DEFAULT-VALUE})",
+            defaultValue = "100000")
+    long subscribers;
+
+    @Option(names = "--password", description = "radius: User-Password (default ${DEFAULT-VALUE})", defaultValue = "mclb-password")
+    String password;
+
+    @Option(names = "--no-message-authenticator", description = "radius: send requests without Message-Authenticator")
+    boolean noMessageAuthenticator;
+
     @Option(names = "--source", description = "first source address (default ${DEFAULT-VALUE})", defaultValue = "127.0.0.1")
     String source;
 
@@ -69,13 +88,16 @@ public final class LoadgenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!kind.equals("udp") && !kind.equals("gtp")) {
-            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp");
+        if (!kind.equals("udp") && !kind.equals("gtp") && !kind.equals("radius")) {
+            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp, radius");
             return 2;
         }
         long seconds = Math.max(1, Math.min(600, durationSeconds));
         if (kind.equals("gtp")) {
             return runGtp(seconds);
+        }
+        if (kind.equals("radius")) {
+            return runRadius(seconds);
         }
         long rate = rateOption != null ? rateOption : 1000;
         int flows = flowsOption != null ? flowsOption : 64;
@@ -130,6 +152,42 @@ public final class LoadgenCommand implements Callable<Integer> {
                     gtpVersion, x.creates(), x.answered(), x.accepted(), x.rejected(), x.lost(), x.deletes(),
                     x.deletesAccepted(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
             return x.lost() == 0 ? 0 : 1;
+        }
+    }
+
+    private int runRadius(long seconds) throws Exception {
+        if (secret == null || secret.isEmpty()) {
+            System.err.println("mclb loadgen radius: --secret is required");
+            return 2;
+        }
+        if (!radiusKind.equals("auth") && !radiusKind.equals("acct")) {
+            System.err.println("mclb loadgen radius: --kind must be auth or acct");
+            return 2;
+        }
+        long rate = rateOption != null ? rateOption : windowOption != null ? 0 : 1000;
+        RadiusLoadGenerator.Builder b = RadiusLoadGenerator.builder().target(Addresses.parse(target))
+                .source(InetAddress.getByName(source)).secret(RadiusSecret.ofString(secret))
+                .kind(radiusKind.equals("acct") ? RadiusLoadGenerator.Kind.ACCT : RadiusLoadGenerator.Kind.AUTH)
+                .sockets(flowsOption != null ? flowsOption : 8).ratePerSecond(rate)
+                .window(windowOption != null ? windowOption : 32).subscribers(subscribers).password(password)
+                .messageAuthenticator(!noMessageAuthenticator).timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(seconds));
+        try (RadiusLoadGenerator g = b.start()) {
+            RadiusLoadGenerator.Snapshot prev = g.snapshot();
+            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
+                Thread.sleep(1000);
+                RadiusLoadGenerator.Snapshot x = g.snapshot();
+                System.out.printf("[%3ds] sent %6d/s  answered %6d/s  bad %d  lost %d  p50 %.3f ms  p99 %.3f ms%n", s,
+                        x.sent() - prev.sent(), x.answered() - prev.answered(), x.badAuthenticators(), x.lost(),
+                        x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
+                prev = x;
+            }
+            RadiusLoadGenerator.Snapshot x = g.snapshot();
+            System.out.printf("RESULT kind=%s sent=%d answered=%d accepts=%d rejects=%d acct_responses=%d bad_auth=%d"
+                            + " lost=%d unmatched=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n",
+                    radiusKind, x.sent(), x.answered(), x.accepts(), x.rejects(), x.acctResponses(),
+                    x.badAuthenticators(), x.lost(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(),
+                    x.maxMicros());
+            return x.lost() == 0 && x.badAuthenticators() == 0 ? 0 : 1;
         }
     }
 }

@@ -1,0 +1,204 @@
+#!/bin/bash
+# radius-compare.sh: RADIUS Access-Requests/s and Accounting-Requests/s, mclb against direct, in one run.
+#
+#   mclb loadgen radius (core 0) -> 127.0.0.5:PORT/PORT+1, secret aaa-secret       (leg "direct")
+#   mclb loadgen radius (core 0) -> VIP 127.0.0.100:PORT/PORT+1, secret nas-secret (mclb, core 1,
+#                                   re-signing for the reals) -> 127.0.0.5/6/7     (leg "mclb")
+#   AAA simulators: one `mclb sim radius` process answering on 127.0.0.5-7, auth PORT, acct PORT+1,
+#   secret aaa-secret (core 0)
+#
+# PORT is 1812 when 1812 and 1813 are free on 127.0.0.5-7 and 127.0.0.100 (FreeRADIUS from an
+# integration test may hold them), else the first free pair from 18120.
+# Loads per leg and kind (auth, acct): closed loop (--rate 0 --window WINDOW --flows SOCKETS) over
+# SUBSCRIBERS subscribers, giving the maximum requests/s; then open loop at half the mclb
+# closed-loop rate of that kind (half the direct rate when the mclb leg is skipped), same rate for
+# both legs, for p50/p99 and the added latency. Every closed-loop run is preceded by a WARM-second
+# warm-up run (JIT) whose figures are discarded. Every answer is verified by the generator
+# (bad_auth counts the ones that do not verify with the secret it used).
+# The mclb leg is skipped with a message when mclb exits or does not bind the VIP within
+# MCLB_STARTUP_S seconds. Every process the script starts runs in its own process group and is
+# stopped on exit.
+#
+# Environment knobs [defaults]:
+#   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/radius-bench.cfg>"]  MCLB_STARTUP_S [60]
+#   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
+#   DUR [10]  WARM [3]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
+set -u
+set -o pipefail
+
+ROOT=$(git rev-parse --show-toplevel 2>/dev/null) || { echo "run me inside the mclb repository" >&2; exit 2; }
+cd "$ROOT" || exit 2
+
+MCLB_STARTUP_S=${MCLB_STARTUP_S:-60}
+LEGS=${LEGS:-direct mclb}
+KINDS=${KINDS:-auth acct}
+SUBSCRIBERS=${SUBSCRIBERS:-100000}
+WINDOW=${WINDOW:-32}
+SOCKETS=${SOCKETS:-8}
+DUR=${DUR:-10}
+WARM=${WARM:-3}
+CLIENT_CPU=${CLIENT_CPU:-0}
+LB_CPU=${LB_CPU:-1}
+OUT=${OUT:-/tmp/radius-compare-$(date +%Y%m%d-%H%M%S)}
+VIP_IP=127.0.0.100
+SIMS="127.0.0.5 127.0.0.6 127.0.0.7"
+AAA_SECRET=aaa-secret
+NAS_SECRET=nas-secret
+
+mkdir -p "$OUT" || exit 2
+RES="$OUT/results.txt"
+: >"$RES"
+
+PGIDS=()
+stop_group() { # $1 = pgid: TERM, wait up to 5 s, then KILL
+  local g=$1
+  kill -TERM -- "-$g" 2>/dev/null
+  for _ in $(seq 50); do kill -0 -- "-$g" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$g" 2>/dev/null
+  wait "$g" 2>/dev/null
+}
+stop_all() { local g; for g in "${PGIDS[@]}"; do [ -n "$g" ] && stop_group "$g"; done; PGIDS=(); }
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+# start CPU LOGFILE CMD...: runs CMD pinned to CPU in its own process group, sets LAST
+start() {
+  local cpu=$1 log=$2; shift 2
+  setsid taskset -c "$cpu" "$@" >"$log" 2>&1 &
+  LAST=$!
+  PGIDS+=("$LAST")
+}
+alive() { [ -r /proc/"$1"/stat ] && [ "$(awk '{print $3}' /proc/"$1"/stat)" != Z ]; }
+bound() { ss -Hlun "src $1:$2" 2>/dev/null | grep -q .; }
+port_free() { local ip; for ip in $SIMS $VIP_IP; do bound "$ip" "$1" && return 1; bound "$ip" $(($1 + 1)) && return 1; done; return 0; }
+field() { echo "$1" | grep -oE "(^| )$2=[^ ]+" | head -1 | cut -d= -f2; }
+
+if [ -z "${PORT:-}" ]; then
+  PORT=1812
+  if ! port_free $PORT; then
+    PORT=18120
+    until port_free $PORT; do PORT=$((PORT + 2)); done
+  fi
+fi
+ACCT_PORT=$((PORT + 1))
+CFG="$OUT/radius-bench.cfg"
+sed -e "s/\b1813\b/$ACCT_PORT/g" -e "s/\b1812\b/$PORT/g" perf/bench/radius-bench.cfg >"$CFG"
+MCLB_CMD=${MCLB_CMD:-./mclb run -c $CFG}
+
+# Build once up front (./mclb builds when sources changed) so no timing includes a build.
+./mclb --version >"$OUT/build.log" 2>&1 || { echo "./mclb does not run, see $OUT/build.log" >&2; exit 2; }
+
+# ---- AAA simulators, core 0 ---------------------------------------------------------
+listen=$(for ip in $SIMS; do printf '%s:%s,' "$ip" "$PORT"; done)
+start "$CLIENT_CPU" "$OUT/sim.log" ./mclb sim radius -l "${listen%,}" --acct-port "$ACCT_PORT" --secret "$AAA_SECRET"
+SIM_PGID=$LAST
+for _ in $(seq 300); do
+  all=1; for ip in $SIMS; do bound "$ip" "$PORT" && bound "$ip" "$ACCT_PORT" || all=0; done
+  [ $all = 1 ] && break
+  alive "$SIM_PGID" || break
+  sleep 0.1
+done
+[ "${all:-0}" = 1 ] || { echo "simulators did not bind $SIMS ports $PORT/$ACCT_PORT, see $OUT/sim.log" >&2; exit 2; }
+
+port_of() { [ "$1" = acct ] && echo "$ACCT_PORT" || echo "$PORT"; }
+
+# run_load LEG KIND LOAD RATE|0 SECONDS: one loadgen run; appends its RESULT line to $RES
+run_load() {
+  local leg=$1 kind=$2 load=$3 rate=$4 secs=$5 log line tgt secret
+  log="$OUT/loadgen-$leg-$kind-$load.log"
+  if [ "$leg" = direct ]; then tgt=127.0.0.5:$(port_of "$kind"); secret=$AAA_SECRET
+  else tgt=$VIP_IP:$(port_of "$kind"); secret=$NAS_SECRET; fi
+  local lf=(--rate "$rate")
+  [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
+  start "$CLIENT_CPU" "$log" ./mclb loadgen radius -t "$tgt" --secret "$secret" --kind "$kind" "${lf[@]}" \
+    --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --duration "$secs"
+  local lg=$LAST
+  wait "$lg"
+  PGIDS=("${PGIDS[@]/$lg}")
+  [ "$load" = warm ] && return
+  line=$(grep '^RESULT' "$log")
+  if [ -z "$line" ]; then echo "loadgen produced no RESULT for $leg $kind $load (see $log)" >&2; return; fi
+  echo "$line leg=$leg load=$load" | tee -a "$RES"
+}
+
+# start_mclb: sets LB_PGID; 1 = skipped (message printed)
+start_mclb() {
+  LB_PGID=""
+  if bound $VIP_IP "$PORT" || bound $VIP_IP "$ACCT_PORT"; then
+    echo "mclb leg skipped: something else is bound to $VIP_IP:$PORT/$ACCT_PORT" >&2; return 1
+  fi
+  start "$LB_CPU" "$OUT/mclb.log" bash -c "exec $MCLB_CMD"
+  LB_PGID=$LAST
+  local t=0
+  until bound $VIP_IP "$PORT" && bound $VIP_IP "$ACCT_PORT"; do
+    local why=""
+    alive "$LB_PGID" || why="mclb exited before binding"
+    [ -z "$why" ] && [ $t -ge $((MCLB_STARTUP_S * 10)) ] && why="mclb did not bind within $MCLB_STARTUP_S s"
+    if [ -n "$why" ]; then
+      echo "mclb leg skipped: $why $VIP_IP:$PORT/$ACCT_PORT; log $OUT/mclb.log: $(tail -c 300 "$OUT/mclb.log" | tr '\n' ' ')" >&2
+      stop_group "$LB_PGID"; PGIDS=("${PGIDS[@]/$LB_PGID}"); LB_PGID=""
+      return 1
+    fi
+    sleep 0.1; t=$((t + 1))
+  done
+}
+
+get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\$" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
+
+echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT subscribers=$SUBSCRIBERS" \
+     "window=$WINDOW sockets=$SOCKETS DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+
+MCLB_UP=0
+for leg in $LEGS; do
+  case $leg in
+    direct) ;;
+    mclb) start_mclb && MCLB_UP=1 ;;
+    *) echo "unknown leg $leg" >&2; continue ;;
+  esac
+  [ "$leg" = mclb ] && [ $MCLB_UP = 0 ] && continue
+  for kind in $KINDS; do
+    run_load "$leg" "$kind" warm 0 "$WARM"
+    run_load "$leg" "$kind" closed 0 "$DUR"
+  done
+done
+
+# Half of the mclb maximum of each kind (the issue's "half that rate"), or of the direct one without mclb.
+for kind in $KINDS; do
+  max=$(get "$kind" mclb closed rps); [ -z "$max" ] && max=$(get "$kind" direct closed rps)
+  half=$(( ${max:-0} / 2 ))
+  eval "HALF_$kind=$half"
+  [ "$half" -gt 0 ] || continue
+  for leg in $LEGS; do
+    case $leg in
+      direct) run_load direct "$kind" open "$half" "$DUR" ;;
+      mclb) [ $MCLB_UP = 1 ] && run_load mclb "$kind" open "$half" "$DUR" ;;
+    esac
+  done
+done
+
+ratio() { if [ -n "$1" ] && [ -n "$2" ] && awk -v b="$2" 'BEGIN{exit !(b > 0)}'; then awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; else echo n/a; fi; }
+diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n/a; fi; }
+{
+  echo
+  echo "| kind | leg | load | sent | answered/s | accepts | acct responses | bad auth | lost | p50 µs | p99 µs | max µs |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for kind in $KINDS; do
+    for leg in $LEGS; do
+      for load in closed open; do
+        l=$(grep "^RESULT kind=$kind .* leg=$leg load=$load\$" "$RES" | tail -1)
+        if [ -z "$l" ]; then echo "| $kind | $leg | $load | skipped | | | | | | | | |"; continue; fi
+        echo "| $kind | $leg | $load | $(field "$l" sent) | $(field "$l" rps) | $(field "$l" accepts) | $(field "$l" acct_responses) | $(field "$l" bad_auth) | $(field "$l" lost) | $(field "$l" p50_us) | $(field "$l" p99_us) | $(field "$l" max_us) |"
+      done
+    done
+  done
+  echo
+  for kind in $KINDS; do
+    eval "half=\${HALF_$kind:-0}"
+    echo "$kind: open-loop rate $half requests/s;" \
+         "mclb/direct closed-loop requests/s: $(ratio "$(get "$kind" mclb closed rps)" "$(get "$kind" direct closed rps)") (target >= 0.50);" \
+         "added latency at half rate, µs: p50 $(diff_us "$(get "$kind" mclb open p50_us)" "$(get "$kind" direct open p50_us)")" \
+         "p99 $(diff_us "$(get "$kind" mclb open p99_us)" "$(get "$kind" direct open p99_us)") (target p99 < 1000)"
+  done
+} | tee "$OUT/report.md"
+echo
+echo "results: $RES  report: $OUT/report.md"

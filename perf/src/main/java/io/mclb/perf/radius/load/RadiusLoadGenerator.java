@@ -1,0 +1,469 @@
+package io.mclb.perf.radius.load;
+
+import io.mclb.perf.gtp.sim.GtpTransport;
+import io.mclb.radius.codec.RadiusAttributes;
+import io.mclb.radius.codec.RadiusCodes;
+import io.mclb.radius.codec.RadiusCrypto;
+import io.mclb.radius.codec.RadiusPacket;
+import io.mclb.radius.codec.RadiusSecret;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * RADIUS load (a NAS / GGSN in a box): {@code sockets} client sockets, each connected to the
+ * target, send Access-Requests ({@link Kind#AUTH}: User-Name, User-Password hidden with the secret,
+ * Calling-Station-Id, NAS-IP-Address) or Accounting-Requests ({@link Kind#ACCT}: Acct-Status-Type,
+ * User-Name, Calling-Station-Id, Framed-IP-Address, Acct-Session-Id, NAS-IP-Address), optionally
+ * with Message-Authenticator, for subscribers {@code i} cycling over {@code 0..subscribers-1}
+ * (Calling-Station-Id {@code msisdnBase + i}, Framed-IP {@code framedBase + i}). Accounting walks
+ * each subscriber through Start, Interim-Update, Stop on successive passes over the range.
+ *
+ * <p>Every response is matched by (socket, Identifier) and its Response Authenticator (and
+ * Message-Authenticator when present) verified with the secret: a response that does not verify
+ * counts as a bad authenticator, not as an answer; no answer within the timeout counts as lost.
+ * The latency of verified answers goes into an HdrHistogram (microseconds).
+ *
+ * <p>Paced ({@code ratePerSecond > 0}: that many requests per second, at most {@code window}
+ * outstanding per socket) or closed loop ({@code ratePerSecond == 0}: each socket keeps
+ * {@code window} requests outstanding); window at most 256, the Identifier space, so use enough
+ * sockets. Sending stops by itself after {@code maxDuration}; {@link #isDone()} turns true once
+ * nothing is outstanding.
+ *
+ * <p>Threading: every socket and all state (codec objects included) live on one event loop thread;
+ * {@link #snapshot()} runs there.
+ */
+public final class RadiusLoadGenerator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RadiusLoadGenerator.class);
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long CLOSE_TIMEOUT_MS = 5_000;
+    private static final long MAX_CATCH_UP_TICKS = 10;
+    private static final int[] ACCT_CYCLE = {RadiusAttributes.ACCT_STATUS_START,
+        RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE, RadiusAttributes.ACCT_STATUS_STOP};
+
+    /** What the generator sends. */
+    public enum Kind { AUTH, ACCT }
+
+    /**
+     * Counters so far: sent requests; verified answers by kind; bad = answers whose authenticator
+     * did not verify; latency percentiles (µs, verified answers, 0 before the first).
+     */
+    public record Snapshot(long sent, long accepts, long rejects, long acctResponses, long badAuthenticators,
+                           long lost, long unmatched, long inFlight, long p50Micros, long p99Micros, long maxMicros,
+                           boolean sending) {
+        /** Verified answers of any code. */
+        public long answered() {
+            return accepts + rejects + acctResponses;
+        }
+    }
+
+    private final Settings config;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final List<RadiusClientFlow> flows = new ArrayList<>();
+    private final Histogram latencyMicros;
+    private final long timeoutNanos;
+    // Event loop only.
+    private final RadiusRequestEncoder encoder;
+    private final RadiusCrypto crypto = new RadiusCrypto();
+    private final RadiusPacket response = new RadiusPacket();
+    private final byte[] requestAuth = new byte[16];
+    private ScheduledFuture<?> ticker;
+    private boolean sending;
+    private long startNanos;
+    private long pacedSent;
+    private int nextPacedFlow;
+    private long cursor;
+    private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
+    private volatile boolean closed;
+
+    private RadiusLoadGenerator(Settings config) {
+        this.config = config;
+        this.group = GtpTransport.newSingleThreadGroup();
+        this.loop = group.next();
+        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
+        byte[] src = config.source().getAddress();
+        int nasIp = src.length == 4 ? (src[0] & 0xFF) << 24 | (src[1] & 0xFF) << 16 | (src[2] & 0xFF) << 8 | (src[3] & 0xFF)
+                : 0x7F000001;
+        this.encoder = new RadiusRequestEncoder(config.secret(), config.password(), nasIp, config.messageAuthenticator());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds and connects the sockets, then starts sending.
+     *
+     * @throws IllegalStateException if a socket cannot be opened, or when called twice
+     */
+    public RadiusLoadGenerator start() {
+        if (!flows.isEmpty() || closed) {
+            throw new IllegalStateException("already started");
+        }
+        try {
+            for (int i = 0; i < config.sockets(); i++) {
+                RadiusClientFlow flow = new RadiusClientFlow(this);
+                Channel channel = new Bootstrap()
+                        .group(loop)
+                        .channelFactory(GtpTransport.channelFactory(config.target().getAddress()))
+                        .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
+                        .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
+                        .handler(flow)
+                        .localAddress(new InetSocketAddress(config.source(), 0))
+                        .connect(config.target())
+                        .syncUninterruptibly()
+                        .channel();
+                flow.attach(channel);
+                flows.add(flow);
+            }
+        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
+            close();
+            throw new IllegalStateException("cannot open RADIUS generator sockets from " + config.source(), e);
+        }
+        runOnLoop(this::startOnLoop);
+        LOG.info("RADIUS load: {} {} sockets {} -> {}, {} subscribers, {}{}", config.kind(), config.sockets(),
+                config.source(), config.target(), config.subscribers(),
+                config.ratePerSecond() > 0 ? config.ratePerSecond() + " requests/s" : "closed loop, window " + config.window(),
+                config.messageAuthenticator() ? ", Message-Authenticator" : "");
+        return this;
+    }
+
+    /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
+    public Snapshot snapshot() {
+        if (closed || loop.isShuttingDown()) {
+            return last;
+        }
+        try {
+            return loop.submit(this::snapshotOnLoop).get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return last;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return last;
+        }
+    }
+
+    /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
+    public boolean isDone() {
+        Snapshot s = snapshot();
+        return !s.sending() && s.inFlight() == 0;
+    }
+
+    /** Stops sending new requests; outstanding ones still settle. */
+    public void stopSending() {
+        runOnLoop(() -> sending = false);
+    }
+
+    /** Stops and closes the sockets; the final counters stay available. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (!loop.isShuttingDown()) {
+            try {
+                loop.submit(() -> {
+                    sending = false;
+                    if (ticker != null) {
+                        ticker.cancel(false);
+                    }
+                    last = snapshotOnLoop();
+                }).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+                LOG.debug("final snapshot not taken: {}", e.toString());
+            }
+        }
+        closed = true;
+        for (RadiusClientFlow flow : flows) {
+            flow.close(CLOSE_TIMEOUT_MS);
+        }
+        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
+    }
+
+    private void runOnLoop(Runnable task) {
+        if (!loop.isShuttingDown()) {
+            loop.execute(task);
+        }
+    }
+
+    private void startOnLoop() {
+        startNanos = System.nanoTime();
+        sending = true;
+        if (config.maxDuration() != null) {
+            loop.schedule(() -> {
+                sending = false;
+            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
+        }
+        if (closedLoop()) {
+            for (RadiusClientFlow flow : flows) {
+                flow.fillWindow(startNanos);
+                flow.flush();
+            }
+        }
+        ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /** Every millisecond: expire timed-out requests, then (paced) send what the schedule owes. */
+    private void tick() {
+        long now = System.nanoTime();
+        for (RadiusClientFlow flow : flows) {
+            flow.expire(now);
+        }
+        if (!sending || closedLoop()) {
+            return;
+        }
+        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
+        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
+        if (due > cap) {
+            // Behind schedule after a stall: forget the missed sends instead of firing one burst.
+            pacedSent += due - cap;
+            due = cap;
+        }
+        for (long attempts = 0; due > 0 && attempts < due + flows.size(); attempts++) {
+            RadiusClientFlow flow = flows.get(nextPacedFlow);
+            nextPacedFlow = (nextPacedFlow + 1) % flows.size();
+            if (flow.trySend(now)) {
+                pacedSent++;
+                due--;
+            }
+        }
+        for (RadiusClientFlow flow : flows) {
+            flow.flush();
+        }
+    }
+
+    private Snapshot snapshotOnLoop() {
+        long[] s = new long[8];
+        for (RadiusClientFlow f : flows) {
+            s[0] += f.sent;
+            s[1] += f.accepts;
+            s[2] += f.rejects;
+            s[3] += f.acctResponses;
+            s[4] += f.badAuthenticators;
+            s[5] += f.lost;
+            s[6] += f.unmatched;
+            s[7] += f.inFlight;
+        }
+        boolean any = latencyMicros.getTotalCount() > 0;
+        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
+                any ? latencyMicros.getValueAtPercentile(50) : 0, any ? latencyMicros.getValueAtPercentile(99) : 0,
+                any ? latencyMicros.getMaxValue() : 0, sending);
+    }
+
+    // ---- called by the flows, on the event loop -------------------------------------------
+
+    boolean sending() {
+        return sending;
+    }
+
+    boolean closedLoop() {
+        return config.ratePerSecond() == 0;
+    }
+
+    int windowPerFlow() {
+        return config.window();
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    /** Encodes the next subscriber's request with Identifier {@code id}; returns its code. */
+    int encodeNext(ByteBuf out, int id, byte[] authOut, int off) {
+        long c = cursor++;
+        long i = c % config.subscribers();
+        long msisdn = config.msisdnBase() + i;
+        if (config.kind() == Kind.AUTH) {
+            encoder.writeAccess(out, id, msisdn, authOut, off);
+            return RadiusCodes.ACCESS_REQUEST;
+        }
+        long pass = c / config.subscribers();
+        int status = ACCT_CYCLE[(int) (pass % ACCT_CYCLE.length)];
+        long sessionId = (pass / ACCT_CYCLE.length) << 32 | i;
+        encoder.writeAccounting(out, id, msisdn, status, config.framedBase() + (int) i, sessionId, authOut, off);
+        return RadiusCodes.ACCOUNTING_REQUEST;
+    }
+
+    /** Wraps a response for {@link #verifyResponse}; its code, or -1 when it does not decode. */
+    int peekResponse(ByteBuf in) {
+        return response.wrap(in) == null ? response.code() : -1;
+    }
+
+    /** Verifies the response last peeked against the request's authenticator at {@code auths[off..off+16)}. */
+    boolean verifyResponse(int requestCode, byte[] auths, int off) {
+        System.arraycopy(auths, off, requestAuth, 0, 16);
+        if (!crypto.verifyResponse(response, requestAuth, config.secret())) {
+            return false;
+        }
+        return !response.hasMessageAuthenticator()
+                || crypto.verifyMessageAuthenticator(response, config.secret(), requestCode, requestAuth);
+    }
+
+    void recordLatency(long nanos) {
+        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
+    }
+
+    private record Settings(InetSocketAddress target, InetAddress source, Kind kind, RadiusSecret secret,
+                            byte[] password, int sockets, long ratePerSecond, int window, long subscribers,
+                            long msisdnBase, int framedBase, boolean messageAuthenticator, long timeoutMs,
+                            Duration maxDuration) {
+    }
+
+    /**
+     * Settings; defaults: auth, 8 sockets, 100 requests/s, window 32, 100,000 subscribers from
+     * Calling-Station-Id 491700000000 and Framed-IP 10.64.0.0, password "mclb-password",
+     * Message-Authenticator on, 1 s timeout. Target and secret are required.
+     */
+    public static final class Builder {
+        private InetSocketAddress target;
+        private InetAddress source = InetAddress.getLoopbackAddress();
+        private Kind kind = Kind.AUTH;
+        private RadiusSecret secret;
+        private byte[] password = "mclb-password".getBytes(StandardCharsets.UTF_8);
+        private int sockets = 8;
+        private long ratePerSecond = 100;
+        private int window = 32;
+        private long subscribers = 100_000;
+        private long msisdnBase = 491_700_000_000L;
+        private int framedBase = 0x0A400000;
+        private boolean messageAuthenticator = true;
+        private long timeoutMs = 1_000;
+        private Duration maxDuration;
+
+        private Builder() {
+        }
+
+        /** Where requests go (required). */
+        public Builder target(InetSocketAddress target) {
+            this.target = Objects.requireNonNull(target, "target");
+            return this;
+        }
+
+        /** Source IP of the sockets and NAS-IP-Address; default loopback. */
+        public Builder source(InetAddress source) {
+            this.source = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        public Builder kind(Kind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /** The secret shared with the target (required). */
+        public Builder secret(RadiusSecret secret) {
+            this.secret = Objects.requireNonNull(secret, "secret");
+            return this;
+        }
+
+        /** User-Password sent in Access-Requests (UTF-8, 1..128 octets). */
+        public Builder password(String password) {
+            byte[] p = password.getBytes(StandardCharsets.UTF_8);
+            if (p.length == 0 || p.length > 128) {
+                throw new IllegalArgumentException("password must be 1..128 octets");
+            }
+            this.password = p;
+            return this;
+        }
+
+        /** Client sockets, 1..1024; default 8. */
+        public Builder sockets(int sockets) {
+            this.sockets = (int) requireRange("sockets", sockets, 1, 1024);
+            return this;
+        }
+
+        /** Requests per second over all sockets, 0 = closed loop; default 100. */
+        public Builder ratePerSecond(long rate) {
+            this.ratePerSecond = requireRange("ratePerSecond", rate, 0, 10_000_000);
+            return this;
+        }
+
+        /** Outstanding requests per socket, 1..256 (the 8-bit Identifier space); default 32. */
+        public Builder window(int window) {
+            this.window = (int) requireRange("window", window, 1, RadiusClientFlow.SLOTS);
+            return this;
+        }
+
+        /** Distinct subscribers, used in turn; default 100,000. */
+        public Builder subscribers(long n) {
+            this.subscribers = requireRange("subscribers", n, 1, 1L << 30);
+            return this;
+        }
+
+        /** First Calling-Station-Id as a number; default 491700000000. */
+        public Builder msisdnBase(long base) {
+            this.msisdnBase = requireRange("msisdnBase", base, 0, 999_999_999_999_999L);
+            return this;
+        }
+
+        /** First Framed-IP-Address of accounting; subscriber i gets this + i; default 10.64.0.0. */
+        public Builder framedBase(Inet4Address first) {
+            byte[] a = first.getAddress();
+            this.framedBase = (a[0] & 0xFF) << 24 | (a[1] & 0xFF) << 16 | (a[2] & 0xFF) << 8 | (a[3] & 0xFF);
+            return this;
+        }
+
+        /** Add Message-Authenticator to every request; default true. */
+        public Builder messageAuthenticator(boolean on) {
+            this.messageAuthenticator = on;
+            return this;
+        }
+
+        /** A request unanswered this long is lost, 1..60000 ms; default 1000. */
+        public Builder timeoutMs(long timeoutMs) {
+            this.timeoutMs = requireRange("timeoutMs", timeoutMs, 1, 60_000);
+            return this;
+        }
+
+        /** Stop sending after this long (null = until {@link #stopSending()} or close). */
+        public Builder maxDuration(Duration d) {
+            if (d != null && (d.isNegative() || d.isZero())) {
+                throw new IllegalArgumentException("maxDuration must be positive: " + d);
+            }
+            this.maxDuration = d;
+            return this;
+        }
+
+        public RadiusLoadGenerator build() {
+            if (target == null || secret == null) {
+                throw new IllegalStateException("target and secret are required");
+            }
+            return new RadiusLoadGenerator(new Settings(target, source, kind, secret, password, sockets, ratePerSecond,
+                    window, subscribers, msisdnBase, framedBase, messageAuthenticator, timeoutMs, maxDuration));
+        }
+
+        public RadiusLoadGenerator start() {
+            return build().start();
+        }
+
+        private static long requireRange(String name, long value, long min, long max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
+            }
+            return value;
+        }
+    }
+}
