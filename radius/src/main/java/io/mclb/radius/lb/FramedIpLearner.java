@@ -44,9 +44,17 @@ final class FramedIpLearner {
 
 
     void learn(int group, int framed, RealServer real, int nasIp, int seconds) {
-        long nowS = rt.ctx.clock().epochMillis() / 1000;
+        long nowMs = rt.ctx.clock().epochMillis();
+        long nowS = nowMs / 1000;
         framedKey(group, framed);
-        rt.ctx.stickyTable().put(key, value.set(real.id(), nowS, nowS + seconds));
+        StickyTable table = rt.ctx.stickyTable();
+        // an unchanged entry is not rewritten: a sticky put is the dearest step of an accounting
+        // request (profile of radius-compare.sh), and a rewrite also goes to the HA standby
+        boolean same = table.get(key, value, nowMs) && value.realId() == real.id()
+                && nowS + seconds - value.expiresEpochSeconds() < 1;
+        if (!same) {
+            table.put(key, value.set(real.id(), nowS, nowS + seconds));
+        }
         if (nasIp != 0) {
             rt.framedIps.add(nasIp, group, framed);
         }
