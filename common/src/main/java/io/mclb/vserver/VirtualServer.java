@@ -103,12 +103,33 @@ public final class VirtualServer implements AutoCloseable {
             Bootstrap b = listenerBootstrap(c.address()).group(loop).handler(relay);
             Channel ch = b.bind(vip).sync().channel();
             LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
+            warnIfBufferCapped(ch);
             synchronized (relays) {
                 relays.add((Relay) relay);
             }
         }
         LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
                 Transports.nativeEpoll() ? "epoll" : "nio");
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean BUFFER_WARNED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * The kernel silently caps SO_RCVBUF at net.core.rmem_max (212992 on a default Debian host,
+     * a tenth of what mclb asks for): say so once, since bursts are then dropped in the kernel.
+     */
+    private static void warnIfBufferCapped(Channel ch) {
+        try {
+            int got = ch.config().getOption(ChannelOption.SO_RCVBUF);
+            // Linux reports twice the size set (bookkeeping overhead)
+            if (got > 0 && got < SOCKET_BUFFER_BYTES && BUFFER_WARNED.compareAndSet(false, true)) {
+                LOG.warn("UDP receive buffers are capped at {} bytes (asked for {}): raise the limit with "
+                        + "'sysctl -w net.core.rmem_max={}' so bursts are not dropped in the kernel", got,
+                        SOCKET_BUFFER_BYTES, SOCKET_BUFFER_BYTES);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("cannot read SO_RCVBUF: {}", e.toString());
+        }
     }
 
     /** Plain UDP flows: the relay for one loop. */
