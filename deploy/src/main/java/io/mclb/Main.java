@@ -36,7 +36,7 @@ public final class Main implements Callable<Integer> {
             }
             cmd.getErr().println(msg);
             if (Boolean.getBoolean("mclb.debug")) {
-                e.printStackTrace(cmd.getErr());
+                org.slf4j.LoggerFactory.getLogger(Main.class).error("{}", msg, e);
             }
             return 2;
         });
