@@ -52,6 +52,23 @@ class CheckCommandTest {
     }
 
     @Test
+    void everyShippedExampleIsValidWithoutWarnings() throws Exception {
+        java.util.List<Path> examples;
+        try (var files = Files.list(Path.of("examples"))) {
+            examples = files.filter(f -> f.toString().endsWith(".cfg")).sorted().toList();
+        }
+        assertThat(examples).as("GTP, RADIUS, HA and UDP examples").hasSizeGreaterThanOrEqualTo(4);
+        for (Path f : examples) {
+            out.reset();
+            err.reset();
+            int rc = new CommandLine(new Main()).execute("check", "-c", f.toString());
+            assertThat(rc).as("%s: %s", f, err).isZero();
+            assertThat(stdout()).startsWith(f + ": OK (");
+            assertThat(stderr()).as("%s has no warnings", f).isEmpty();
+        }
+    }
+
+    @Test
     void everyBadLineIsReportedWithFileAndLineAndExitIsOne() throws Exception {
         Path bad = tmp.resolve("bad.cfg");
         Files.writeString(bad, String.join("\n",
