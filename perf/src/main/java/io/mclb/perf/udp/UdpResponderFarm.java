@@ -1,9 +1,8 @@
 package io.mclb.perf.udp;
 
-import io.netty.bootstrap.Bootstrap;
+import io.mclb.perf.load.UdpSockets;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
@@ -59,21 +58,13 @@ public final class UdpResponderFarm implements AutoCloseable {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("a farm needs at least one address");
         }
-        EventLoopGroup group = UdpTransport.newSingleThreadGroup();
+        EventLoopGroup group = UdpSockets.newSingleThreadGroup();
         List<Channel> channels = new ArrayList<>(addresses.size());
         List<Responder> responders = new ArrayList<>(addresses.size());
         try {
             for (InetSocketAddress address : addresses) {
                 Responder responder = new Responder();
-                Channel channel = new Bootstrap()
-                        .group(group)
-                        .channelFactory(UdpTransport.channelFactory(address.getAddress()))
-                        .option(ChannelOption.SO_RCVBUF, UdpTransport.SOCKET_BUFFER_BYTES)
-                        .option(ChannelOption.SO_SNDBUF, UdpTransport.SOCKET_BUFFER_BYTES)
-                        .handler(responder)
-                        .bind(address)
-                        .syncUninterruptibly()
-                        .channel();
+                Channel channel = UdpSockets.bind(group.next(), address, responder);
                 channels.add(channel);
                 responders.add(responder);
             }
@@ -85,7 +76,7 @@ public final class UdpResponderFarm implements AutoCloseable {
             throw new IllegalStateException("cannot bind responder farm on " + addresses, e);
         }
         UdpResponderFarm farm = new UdpResponderFarm(group, channels, responders);
-        LOG.info("responder farm listening on {} ({})", farm.boundAddresses, UdpTransport.epoll() ? "epoll" : "nio");
+        LOG.info("responder farm listening on {} ({})", farm.boundAddresses, UdpSockets.transportName());
         return farm;
     }
 

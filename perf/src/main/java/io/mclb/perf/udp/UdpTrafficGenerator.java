@@ -1,21 +1,11 @@
 package io.mclb.perf.udp;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.mclb.perf.load.ClientFlow;
+import io.mclb.perf.load.LoadDriver;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class UdpTrafficGenerator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UdpTrafficGenerator.class);
-    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final long CLOSE_TIMEOUT_MS = 5_000;
-    /** A paced generator that fell behind (descheduled) does not catch up with more than this many ticks at once. */
-    private static final long MAX_CATCH_UP_TICKS = 10;
 
     /** The latest counters; latency percentiles are in microseconds (0 before the first answer). */
     public record Snapshot(long sent, long answered, long lost, long inFlight, long p50Micros, long p99Micros,
@@ -50,26 +36,12 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     }
 
     private final Settings config;
-    private final EventLoopGroup group;
-    private final EventLoop loop;
-    private final List<GeneratorFlow> flows = new ArrayList<>();
-    private final Histogram latencyMicros;
-    private final long timeoutNanos;
-    // State below: event loop thread only.
-    private ScheduledFuture<?> ticker;
-    private boolean sending;
-    private long startNanos;
-    private long pacedSent;
-    private int nextPacedFlow;
-    private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, false);
-    private volatile boolean closed;
+    private final LoadDriver<GeneratorFlow, Snapshot> driver;
 
     private UdpTrafficGenerator(Settings config) {
         this.config = config;
-        this.group = UdpTransport.newSingleThreadGroup();
-        this.loop = group.next();
-        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
-        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
+        this.driver = new LoadDriver<>(config.ratePerSecond(), config.windowPerFlow(), config.timeoutMs(),
+                config.maxDuration(), this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, false));
     }
 
     /** A new builder; {@link Builder#target} is required. */
@@ -83,31 +55,9 @@ public final class UdpTrafficGenerator implements AutoCloseable {
      * @throws IllegalStateException if a socket cannot be bound, or when called twice
      */
     public UdpTrafficGenerator start() {
-        if (!flows.isEmpty() || closed) {
-            throw new IllegalStateException("already started");
-        }
-        int slots = GeneratorFlow.slotsFor(config.windowPerFlow());
-        try {
-            for (int i = 0; i < config.flows(); i++) {
-                GeneratorFlow flow = new GeneratorFlow(this, config.requestBytes(), slots);
-                Channel channel = new Bootstrap()
-                        .group(loop)
-                        .channelFactory(UdpTransport.channelFactory(config.target().getAddress()))
-                        .option(ChannelOption.SO_RCVBUF, UdpTransport.SOCKET_BUFFER_BYTES)
-                        .option(ChannelOption.SO_SNDBUF, UdpTransport.SOCKET_BUFFER_BYTES)
-                        .handler(flow)
-                        .localAddress(new InetSocketAddress(sourceOf(i), 0))
-                        .connect(config.target())
-                        .syncUninterruptibly()
-                        .channel();
-                flow.attach(channel);
-                flows.add(flow);
-            }
-        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
-            close();
-            throw new IllegalStateException("cannot open generator flows from " + config.source(), e);
-        }
-        runOnLoop(this::startOnLoop);
+        int slots = ClientFlow.slotsFor(config.windowPerFlow());
+        driver.start(config.flows(), i -> new GeneratorFlow(driver, config.requestBytes(), slots), this::sourceOf,
+                config.target(), "generator flows");
         LOG.info("traffic generator: {} flows {} -> {}, {}", config.flows(), config.source(), config.target(),
                 config.ratePerSecond() > 0 ? config.ratePerSecond() + " req/s" : "closed loop, window " + config.windowPerFlow());
         return this;
@@ -115,17 +65,7 @@ public final class UdpTrafficGenerator implements AutoCloseable {
 
     /** Current counters; after {@link #close()} the final ones. Blocks for at most a second. */
     public Snapshot snapshot() {
-        if (closed || loop.isShuttingDown()) {
-            return last;
-        }
-        try {
-            return loop.submit(this::snapshotOnLoop).get(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return last;
-        } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
-            return last;
-        }
+        return driver.snapshot();
     }
 
     /** True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
@@ -136,35 +76,13 @@ public final class UdpTrafficGenerator implements AutoCloseable {
 
     /** Stops sending new requests; outstanding ones still settle. */
     public void stopSending() {
-        runOnLoop(() -> sending = false);
+        driver.stopSending();
     }
 
     /** Stops everything and closes the sockets; the final counters stay available. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        if (!loop.isShuttingDown()) {
-            try {
-                loop.submit(() -> {
-                    sending = false;
-                    if (ticker != null) {
-                        ticker.cancel(false);
-                    }
-                    last = snapshotOnLoop();
-                }).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
-                LOG.debug("final snapshot not taken: {}", e.toString());
-            }
-        }
-        closed = true;
-        for (GeneratorFlow flow : flows) {
-            flow.close(CLOSE_TIMEOUT_MS);
-        }
-        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
+        driver.close();
     }
 
     /** Flow {@code i}'s source IP: the i-th (mod sourceCount) address counting up from {@code source}. */
@@ -182,97 +100,19 @@ public final class UdpTrafficGenerator implements AutoCloseable {
         }
     }
 
-    private void runOnLoop(Runnable task) {
-        if (!loop.isShuttingDown()) {
-            loop.execute(task);
-        }
-    }
-
-    private void startOnLoop() {
-        startNanos = System.nanoTime();
-        sending = true;
-        if (config.maxDuration() != null) {
-            loop.schedule(() -> {
-                sending = false;
-            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
-        }
-        if (config.ratePerSecond() == 0) {
-            for (GeneratorFlow flow : flows) {
-                flow.fillWindow(startNanos);
-            }
-        }
-        ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
-    }
-
-    /** Every millisecond: expire timed-out requests, then (paced mode) send what the schedule owes. */
-    private void tick() {
-        long now = System.nanoTime();
-        for (GeneratorFlow flow : flows) {
-            flow.expire(now);
-        }
-        if (!sending || config.ratePerSecond() == 0) {
-            return;
-        }
-        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
-        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
-        if (due > cap) {
-            // Behind schedule after a stall: forget the missed sends instead of firing one burst.
-            pacedSent += due - cap;
-            due = cap;
-        }
-        for (long attempts = 0; due > 0 && attempts < due + flows.size(); attempts++) {
-            GeneratorFlow flow = flows.get(nextPacedFlow);
-            nextPacedFlow = (nextPacedFlow + 1) % flows.size();
-            if (flow.trySend(now)) {
-                pacedSent++;
-                due--;
-            }
-        }
-        for (GeneratorFlow flow : flows) {
-            flow.flush();
-        }
-    }
-
     private Snapshot snapshotOnLoop() {
         long sent = 0;
         long answered = 0;
         long lost = 0;
         long inFlight = 0;
-        for (GeneratorFlow flow : flows) {
+        for (GeneratorFlow flow : driver.flows()) {
             sent += flow.sent();
             answered += flow.answered();
             lost += flow.lost();
             inFlight += flow.inFlight();
         }
-        boolean any = latencyMicros.getTotalCount() > 0;
-        return new Snapshot(sent, answered, lost, inFlight,
-                any ? latencyMicros.getValueAtPercentile(50) : 0,
-                any ? latencyMicros.getValueAtPercentile(99) : 0,
-                any ? latencyMicros.getMaxValue() : 0,
-                sending);
-    }
-
-    // ---- called by the flows, on the event loop -------------------------------------------
-
-    boolean sending() {
-        return sending;
-    }
-
-    boolean closedLoop() {
-        return config.ratePerSecond() == 0;
-    }
-
-    int windowPerFlow() {
-        return config.windowPerFlow();
-    }
-
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
-
-    void recordLatency(long nanos) {
-        // Values above the histogram's range only happen right at the timeout edge; clamp them.
-        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
+        return new Snapshot(sent, answered, lost, inFlight, driver.latencyMicros(50), driver.latencyMicros(99),
+                driver.maxLatencyMicros(), driver.sending());
     }
 
     /** What a builder held when {@link Builder#build()} ran: later builder changes do not leak in. */

@@ -2,24 +2,12 @@ package io.mclb.perf.gtp.load;
 
 import io.mclb.gtp.Apn;
 import io.mclb.gtp.v0.TidLayout;
-import io.mclb.perf.gtp.sim.GtpTransport;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.mclb.perf.load.ClientFlow;
+import io.mclb.perf.load.LoadDriver;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,9 +33,6 @@ public final class GtpLoadGenerator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GtpLoadGenerator.class);
     static final int NSAPI = 5;
     static final int EBI = 5;
-    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final long CLOSE_TIMEOUT_MS = 5_000;
-    private static final long MAX_CATCH_UP_TICKS = 10;
 
     /**
      * Counters so far; creates = sent Create requests; latency percentiles (µs, creates only, 0
@@ -63,30 +48,17 @@ public final class GtpLoadGenerator implements AutoCloseable {
     }
 
     private final Settings config;
-    private final EventLoopGroup group;
-    private final EventLoop loop;
-    private final List<GtpClientFlow> flows = new ArrayList<>();
-    private final Histogram latencyMicros;
-    private final long timeoutNanos;
+    private final LoadDriver<GtpClientFlow, Snapshot> driver;
     private final byte[] ownAddress;
     private final byte[] apnWire;
     // Event loop only.
-    private ScheduledFuture<?> ticker;
-    private boolean sending;
-    private long startNanos;
-    private long pacedSent;
-    private int nextPacedFlow;
     private long imsiCursor;
     private int localId;
-    private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
-    private volatile boolean closed;
 
     private GtpLoadGenerator(Settings config) {
         this.config = config;
-        this.group = GtpTransport.newSingleThreadGroup();
-        this.loop = group.next();
-        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
-        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
+        this.driver = new LoadDriver<>(config.ratePerSecond(), config.window(), config.timeoutMs(), config.maxDuration(),
+                this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
         this.ownAddress = config.source().getAddress();
         this.apnWire = Apn.encode(config.apn());
     }
@@ -101,31 +73,9 @@ public final class GtpLoadGenerator implements AutoCloseable {
      * @throws IllegalStateException if a socket cannot be opened, or when called twice
      */
     public GtpLoadGenerator start() {
-        if (!flows.isEmpty() || closed) {
-            throw new IllegalStateException("already started");
-        }
-        int slots = GtpClientFlow.slotsFor(config.window());
-        try {
-            for (int i = 0; i < config.sockets(); i++) {
-                GtpClientFlow flow = new GtpClientFlow(this, config.version(), slots);
-                Channel channel = new Bootstrap()
-                        .group(loop)
-                        .channelFactory(GtpTransport.channelFactory(config.target().getAddress()))
-                        .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .handler(flow)
-                        .localAddress(new InetSocketAddress(config.source(), 0))
-                        .connect(config.target())
-                        .syncUninterruptibly()
-                        .channel();
-                flow.attach(channel);
-                flows.add(flow);
-            }
-        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
-            close();
-            throw new IllegalStateException("cannot open GTP generator sockets from " + config.source(), e);
-        }
-        runOnLoop(this::startOnLoop);
+        int slots = ClientFlow.slotsFor(config.window());
+        driver.start(config.sockets(), i -> new GtpClientFlow(this, driver, config.version(), slots),
+                i -> config.source(), config.target(), "GTP generator sockets");
         LOG.info("GTP load: v{} {} sockets {} -> {}, {} IMSIs, {}{}", config.version(), config.sockets(), config.source(),
                 config.target(), config.imsiCount(),
                 config.ratePerSecond() > 0 ? config.ratePerSecond() + " creates/s" : "closed loop, window " + config.window(),
@@ -135,17 +85,7 @@ public final class GtpLoadGenerator implements AutoCloseable {
 
     /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
     public Snapshot snapshot() {
-        if (closed || loop.isShuttingDown()) {
-            return last;
-        }
-        try {
-            return loop.submit(this::snapshotOnLoop).get(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return last;
-        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-            return last;
-        }
+        return driver.snapshot();
     }
 
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
@@ -156,92 +96,18 @@ public final class GtpLoadGenerator implements AutoCloseable {
 
     /** Stops sending new creates; outstanding requests still settle. */
     public void stopSending() {
-        runOnLoop(() -> sending = false);
+        driver.stopSending();
     }
 
     /** Stops and closes the sockets; the final counters stay available. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        if (!loop.isShuttingDown()) {
-            try {
-                loop.submit(() -> {
-                    sending = false;
-                    if (ticker != null) {
-                        ticker.cancel(false);
-                    }
-                    last = snapshotOnLoop();
-                }).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-                LOG.debug("final snapshot not taken: {}", e.toString());
-            }
-        }
-        closed = true;
-        for (GtpClientFlow flow : flows) {
-            flow.close(CLOSE_TIMEOUT_MS);
-        }
-        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
-    }
-
-    private void runOnLoop(Runnable task) {
-        if (!loop.isShuttingDown()) {
-            loop.execute(task);
-        }
-    }
-
-    private void startOnLoop() {
-        startNanos = System.nanoTime();
-        sending = true;
-        if (config.maxDuration() != null) {
-            loop.schedule(() -> {
-                sending = false;
-            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
-        }
-        if (closedLoop()) {
-            for (GtpClientFlow flow : flows) {
-                flow.fillWindow(startNanos);
-                flow.flush();
-            }
-        }
-        ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
-    }
-
-    /** Every millisecond: expire timed-out requests, then (paced) send what the schedule owes. */
-    private void tick() {
-        long now = System.nanoTime();
-        for (GtpClientFlow flow : flows) {
-            flow.expire(now);
-        }
-        if (!sending || closedLoop()) {
-            return;
-        }
-        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
-        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
-        if (due > cap) {
-            // Behind schedule after a stall: forget the missed sends instead of firing one burst.
-            pacedSent += due - cap;
-            due = cap;
-        }
-        for (long attempts = 0; due > 0 && attempts < due + flows.size(); attempts++) {
-            GtpClientFlow flow = flows.get(nextPacedFlow);
-            nextPacedFlow = (nextPacedFlow + 1) % flows.size();
-            if (flow.trySendCreate(now)) {
-                pacedSent++;
-                due--;
-            }
-        }
-        for (GtpClientFlow flow : flows) {
-            flow.flush();
-        }
+        driver.close();
     }
 
     private Snapshot snapshotOnLoop() {
         long[] s = new long[10];
-        for (GtpClientFlow f : flows) {
+        for (GtpClientFlow f : driver.flows()) {
             s[0] += f.creates;
             s[1] += f.accepted;
             s[2] += f.rejected;
@@ -250,34 +116,16 @@ public final class GtpLoadGenerator implements AutoCloseable {
             s[5] += f.deletesAccepted;
             s[6] += f.deletesLost;
             s[7] += f.unmatched;
-            s[8] += f.inFlight;
+            s[8] += f.inFlight();
         }
-        boolean any = latencyMicros.getTotalCount() > 0;
-        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
-                any ? latencyMicros.getValueAtPercentile(50) : 0, any ? latencyMicros.getValueAtPercentile(99) : 0,
-                any ? latencyMicros.getMaxValue() : 0, sending);
+        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], driver.latencyMicros(50),
+                driver.latencyMicros(99), driver.maxLatencyMicros(), driver.sending());
     }
 
     // ---- called by the flows, on the event loop -------------------------------------------
 
-    boolean sending() {
-        return sending;
-    }
-
-    boolean closedLoop() {
-        return config.ratePerSecond() == 0;
-    }
-
     boolean churn() {
         return config.churn();
-    }
-
-    int windowPerFlow() {
-        return config.window();
-    }
-
-    long timeoutNanos() {
-        return timeoutNanos;
     }
 
     TidLayout tidLayout() {
@@ -306,10 +154,6 @@ public final class GtpLoadGenerator implements AutoCloseable {
             localId = 1;
         }
         return localId;
-    }
-
-    void recordLatency(long nanos) {
-        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
     }
 
     private record Settings(InetSocketAddress target, InetAddress source, int version, int sockets, long ratePerSecond,

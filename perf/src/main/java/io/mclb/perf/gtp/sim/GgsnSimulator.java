@@ -1,21 +1,16 @@
 package io.mclb.perf.gtp.sim;
 
-import io.netty.bootstrap.Bootstrap;
+import io.mclb.perf.load.ReplyHandler;
+import io.mclb.perf.load.UdpServer;
+import io.mclb.perf.load.UdpSockets;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.DatagramPacket;
+import io.netty.buffer.ByteBufAllocator;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,18 +34,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class GgsnSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GgsnSimulator.class);
-    private static final long CLOSE_TIMEOUT_MS = 5_000;
 
-    private final EventLoopGroup group;
-    private final EventLoop loop;
+    private final UdpServer server = new UdpServer();
     private final GgsnEngine engine;
     private final long latencyNanos;
-    private final List<Channel> channels = new ArrayList<>();
     private final List<InetSocketAddress> bound = new ArrayList<>();
 
     private GgsnSimulator(Builder b) {
-        this.group = GtpTransport.newSingleThreadGroup();
-        this.loop = group.next();
         CauseMix v2 = b.causeMixV2 != null ? b.causeMixV2 : b.causeMix.toV2();
         this.engine = new GgsnEngine(b.causeMix, v2, b.seed, b.recovery, b.poolBase, b.poolSize, b.expectedSessions);
         this.latencyNanos = b.latencyNanos;
@@ -73,7 +63,7 @@ public final class GgsnSimulator implements AutoCloseable {
     /** Simulates a reboot: restart counter + 1 (mod 256) and every session forgotten. */
     public void restart() {
         engine.recovery = (engine.recovery + 1) & 0xFF;
-        loop.execute(engine::clearSessions);
+        server.loop().execute(engine::clearSessions);
     }
 
     /** Requests received of {@code messageType} for GTP {@code version} (0, 1, 2), malformed ones excluded. */
@@ -109,10 +99,7 @@ public final class GgsnSimulator implements AutoCloseable {
     /** Closes the sockets and stops the loop; waits at most a few seconds. Idempotent. */
     @Override
     public void close() {
-        for (Channel c : channels) {
-            c.close().awaitUninterruptibly(CLOSE_TIMEOUT_MS);
-        }
-        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
+        server.close();
     }
 
     private static int index(int version, int value) {
@@ -125,64 +112,29 @@ public final class GgsnSimulator implements AutoCloseable {
     private GgsnSimulator bind(List<InetSocketAddress> addresses) {
         try {
             for (InetSocketAddress address : addresses) {
-                Channel channel = new Bootstrap()
-                        .group(loop)
-                        .channelFactory(GtpTransport.channelFactory(address.getAddress()))
-                        .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .handler(new Handler(address.getAddress()))
-                        .bind(address)
-                        .syncUninterruptibly()
-                        .channel();
-                channels.add(channel);
-                bound.add((InetSocketAddress) channel.localAddress());
+                bound.add(server.bind(address, new Handler(address.getAddress())));
             }
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
             close();
             throw new IllegalStateException("cannot bind GGSN simulator on " + addresses, e);
         }
-        LOG.info("GGSN simulator on {} ({}), recovery {}, latency {} us", bound, GtpTransport.epoll() ? "epoll" : "nio",
+        LOG.info("GGSN simulator on {} ({}), recovery {}, latency {} us", bound, UdpSockets.transportName(),
                 engine.recovery, latencyNanos / 1_000);
         return this;
     }
 
     /** One socket's handler; the address it advertises in GSN Address / F-TEID IEs is its bound one. */
-    private final class Handler extends SimpleChannelInboundHandler<DatagramPacket> {
+    private final class Handler extends ReplyHandler {
         private final byte[] ownAddress;
 
         Handler(InetAddress address) {
+            super(latencyNanos, "GGSN simulator");
             this.ownAddress = address.getAddress();
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-            ByteBuf response = engine.handle(packet.content(), ownAddress, ctx.alloc());
-            if (response == null) {
-                return;
-            }
-            DatagramPacket out = new DatagramPacket(response, packet.sender());
-            if (latencyNanos > 0) {
-                // One scheduled task per delayed reply: acceptable for a simulator, and it keeps replies in arrival order.
-                Channel ch = ctx.channel();
-                loop.schedule(() -> ch.writeAndFlush(out, ch.voidPromise()), latencyNanos, TimeUnit.NANOSECONDS);
-            } else if (ctx.channel().isWritable()) {
-                ctx.write(out, ctx.voidPromise());
-            } else {
-                // Send buffer full: a real GGSN drops here too, and queueing would grow without bound.
-                out.release();
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            // One flush per read batch lets epoll send the replies of a burst together.
-            ctx.flush();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // ICMP port unreachable from a vanished client surfaces here; keep serving.
-            LOG.debug("GGSN simulator {}: {}", ctx.channel().localAddress(), cause.toString());
+        protected ByteBuf answer(ByteBuf request, ByteBufAllocator alloc) {
+            return engine.handle(request, ownAddress, alloc);
         }
     }
 

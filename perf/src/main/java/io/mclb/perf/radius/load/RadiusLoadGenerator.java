@@ -1,31 +1,18 @@
 package io.mclb.perf.radius.load;
 
-import io.mclb.perf.gtp.sim.GtpTransport;
+import io.mclb.perf.load.LoadDriver;
 import io.mclb.radius.codec.RadiusAttributes;
 import io.mclb.radius.codec.RadiusCodes;
 import io.mclb.radius.codec.RadiusCrypto;
 import io.mclb.radius.codec.RadiusPacket;
 import io.mclb.radius.codec.RadiusSecret;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,9 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RadiusLoadGenerator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RadiusLoadGenerator.class);
-    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final long CLOSE_TIMEOUT_MS = 5_000;
-    private static final long MAX_CATCH_UP_TICKS = 10;
     private static final int[] ACCT_CYCLE = {RadiusAttributes.ACCT_STATUS_START,
         RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE, RadiusAttributes.ACCT_STATUS_STOP};
 
@@ -77,31 +61,18 @@ public final class RadiusLoadGenerator implements AutoCloseable {
     }
 
     private final Settings config;
-    private final EventLoopGroup group;
-    private final EventLoop loop;
-    private final List<RadiusClientFlow> flows = new ArrayList<>();
-    private final Histogram latencyMicros;
-    private final long timeoutNanos;
+    private final LoadDriver<RadiusClientFlow, Snapshot> driver;
     // Event loop only.
     private final RadiusRequestEncoder encoder;
     private final RadiusCrypto crypto = new RadiusCrypto();
     private final RadiusPacket response = new RadiusPacket();
     private final byte[] requestAuth = new byte[16];
-    private ScheduledFuture<?> ticker;
-    private boolean sending;
-    private long startNanos;
-    private long pacedSent;
-    private int nextPacedFlow;
     private long cursor;
-    private volatile Snapshot last = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
-    private volatile boolean closed;
 
     private RadiusLoadGenerator(Settings config) {
         this.config = config;
-        this.group = GtpTransport.newSingleThreadGroup();
-        this.loop = group.next();
-        this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(config.timeoutMs()), 3);
-        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.timeoutMs());
+        this.driver = new LoadDriver<>(config.ratePerSecond(), config.window(), config.timeoutMs(), config.maxDuration(),
+                this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
         byte[] src = config.source().getAddress();
         int nasIp = src.length == 4 ? (src[0] & 0xFF) << 24 | (src[1] & 0xFF) << 16 | (src[2] & 0xFF) << 8 | (src[3] & 0xFF)
                 : 0x7F000001;
@@ -118,30 +89,8 @@ public final class RadiusLoadGenerator implements AutoCloseable {
      * @throws IllegalStateException if a socket cannot be opened, or when called twice
      */
     public RadiusLoadGenerator start() {
-        if (!flows.isEmpty() || closed) {
-            throw new IllegalStateException("already started");
-        }
-        try {
-            for (int i = 0; i < config.sockets(); i++) {
-                RadiusClientFlow flow = new RadiusClientFlow(this);
-                Channel channel = new Bootstrap()
-                        .group(loop)
-                        .channelFactory(GtpTransport.channelFactory(config.target().getAddress()))
-                        .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                        .handler(flow)
-                        .localAddress(new InetSocketAddress(config.source(), 0))
-                        .connect(config.target())
-                        .syncUninterruptibly()
-                        .channel();
-                flow.attach(channel);
-                flows.add(flow);
-            }
-        } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
-            close();
-            throw new IllegalStateException("cannot open RADIUS generator sockets from " + config.source(), e);
-        }
-        runOnLoop(this::startOnLoop);
+        driver.start(config.sockets(), i -> new RadiusClientFlow(this, driver), i -> config.source(), config.target(),
+                "RADIUS generator sockets");
         LOG.info("RADIUS load: {} {} sockets {} -> {}, {} subscribers, {}{}", config.kind(), config.sockets(),
                 config.source(), config.target(), config.subscribers(),
                 config.ratePerSecond() > 0 ? config.ratePerSecond() + " requests/s" : "closed loop, window " + config.window(),
@@ -151,17 +100,7 @@ public final class RadiusLoadGenerator implements AutoCloseable {
 
     /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
     public Snapshot snapshot() {
-        if (closed || loop.isShuttingDown()) {
-            return last;
-        }
-        try {
-            return loop.submit(this::snapshotOnLoop).get(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return last;
-        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-            return last;
-        }
+        return driver.snapshot();
     }
 
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
@@ -172,92 +111,18 @@ public final class RadiusLoadGenerator implements AutoCloseable {
 
     /** Stops sending new requests; outstanding ones still settle. */
     public void stopSending() {
-        runOnLoop(() -> sending = false);
+        driver.stopSending();
     }
 
     /** Stops and closes the sockets; the final counters stay available. Idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        if (!loop.isShuttingDown()) {
-            try {
-                loop.submit(() -> {
-                    sending = false;
-                    if (ticker != null) {
-                        ticker.cancel(false);
-                    }
-                    last = snapshotOnLoop();
-                }).get(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
-                LOG.debug("final snapshot not taken: {}", e.toString());
-            }
-        }
-        closed = true;
-        for (RadiusClientFlow flow : flows) {
-            flow.close(CLOSE_TIMEOUT_MS);
-        }
-        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
-    }
-
-    private void runOnLoop(Runnable task) {
-        if (!loop.isShuttingDown()) {
-            loop.execute(task);
-        }
-    }
-
-    private void startOnLoop() {
-        startNanos = System.nanoTime();
-        sending = true;
-        if (config.maxDuration() != null) {
-            loop.schedule(() -> {
-                sending = false;
-            }, config.maxDuration().toNanos(), TimeUnit.NANOSECONDS);
-        }
-        if (closedLoop()) {
-            for (RadiusClientFlow flow : flows) {
-                flow.fillWindow(startNanos);
-                flow.flush();
-            }
-        }
-        ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
-    }
-
-    /** Every millisecond: expire timed-out requests, then (paced) send what the schedule owes. */
-    private void tick() {
-        long now = System.nanoTime();
-        for (RadiusClientFlow flow : flows) {
-            flow.expire(now);
-        }
-        if (!sending || closedLoop()) {
-            return;
-        }
-        long due = (now - startNanos) / 1_000 * config.ratePerSecond() / 1_000_000 - pacedSent;
-        long cap = Math.max(1, config.ratePerSecond() * MAX_CATCH_UP_TICKS / 1_000);
-        if (due > cap) {
-            // Behind schedule after a stall: forget the missed sends instead of firing one burst.
-            pacedSent += due - cap;
-            due = cap;
-        }
-        for (long attempts = 0; due > 0 && attempts < due + flows.size(); attempts++) {
-            RadiusClientFlow flow = flows.get(nextPacedFlow);
-            nextPacedFlow = (nextPacedFlow + 1) % flows.size();
-            if (flow.trySend(now)) {
-                pacedSent++;
-                due--;
-            }
-        }
-        for (RadiusClientFlow flow : flows) {
-            flow.flush();
-        }
+        driver.close();
     }
 
     private Snapshot snapshotOnLoop() {
         long[] s = new long[8];
-        for (RadiusClientFlow f : flows) {
+        for (RadiusClientFlow f : driver.flows()) {
             s[0] += f.sent;
             s[1] += f.accepts;
             s[2] += f.rejects;
@@ -265,31 +130,13 @@ public final class RadiusLoadGenerator implements AutoCloseable {
             s[4] += f.badAuthenticators;
             s[5] += f.lost;
             s[6] += f.unmatched;
-            s[7] += f.inFlight;
+            s[7] += f.inFlight();
         }
-        boolean any = latencyMicros.getTotalCount() > 0;
-        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7],
-                any ? latencyMicros.getValueAtPercentile(50) : 0, any ? latencyMicros.getValueAtPercentile(99) : 0,
-                any ? latencyMicros.getMaxValue() : 0, sending);
+        return new Snapshot(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], driver.latencyMicros(50),
+                driver.latencyMicros(99), driver.maxLatencyMicros(), driver.sending());
     }
 
     // ---- called by the flows, on the event loop -------------------------------------------
-
-    boolean sending() {
-        return sending;
-    }
-
-    boolean closedLoop() {
-        return config.ratePerSecond() == 0;
-    }
-
-    int windowPerFlow() {
-        return config.window();
-    }
-
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
 
     /** Encodes the next subscriber's request with Identifier {@code id}; returns its code. */
     int encodeNext(ByteBuf out, int id, byte[] authOut, int off) {
@@ -320,10 +167,6 @@ public final class RadiusLoadGenerator implements AutoCloseable {
         }
         return !response.hasMessageAuthenticator()
                 || crypto.verifyMessageAuthenticator(response, config.secret(), requestCode, requestAuth);
-    }
-
-    void recordLatency(long nanos) {
-        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
     }
 
     private record Settings(InetSocketAddress target, InetAddress source, Kind kind, RadiusSecret secret,

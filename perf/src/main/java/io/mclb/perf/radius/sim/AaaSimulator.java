@@ -1,16 +1,11 @@
 package io.mclb.perf.radius.sim;
 
-import io.mclb.perf.gtp.sim.GtpTransport;
+import io.mclb.perf.load.ReplyHandler;
+import io.mclb.perf.load.UdpServer;
+import io.mclb.perf.load.UdpSockets;
 import io.mclb.radius.codec.RadiusSecret;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.DatagramPacket;
+import io.netty.buffer.ByteBufAllocator;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,19 +31,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class AaaSimulator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AaaSimulator.class);
-    private static final long CLOSE_TIMEOUT_MS = 5_000;
 
-    private final EventLoopGroup group;
-    private final EventLoop loop;
+    private final UdpServer server = new UdpServer();
     private final AaaEngine engine;
     private final long latencyNanos;
-    private final List<Channel> channels = new ArrayList<>();
     private final List<InetSocketAddress> authBound = new ArrayList<>();
     private final List<InetSocketAddress> acctBound = new ArrayList<>();
 
     private AaaSimulator(Builder b) {
-        this.group = GtpTransport.newSingleThreadGroup();
-        this.loop = group.next();
         this.engine = new AaaEngine(b.secret, b.password, b.rejectPercent, b.dropPercent, b.failure, b.seed,
                 b.poolBase, b.poolSize);
         this.latencyNanos = b.latencyNanos;
@@ -107,80 +96,38 @@ public final class AaaSimulator implements AutoCloseable {
     /** Closes the sockets and stops the loop; waits at most a few seconds. Idempotent. */
     @Override
     public void close() {
-        for (Channel c : channels) {
-            c.close().awaitUninterruptibly(CLOSE_TIMEOUT_MS);
-        }
-        group.shutdownGracefully(0, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_TIMEOUT_MS);
+        server.close();
     }
 
     private AaaSimulator bind(List<InetSocketAddress> auth, List<InetSocketAddress> acct) {
         try {
             for (InetSocketAddress a : auth) {
-                authBound.add(bindOne(a, false));
+                authBound.add(server.bind(a, new Handler(false)));
             }
             for (InetSocketAddress a : acct) {
-                acctBound.add(bindOne(a, true));
+                acctBound.add(server.bind(a, new Handler(true)));
             }
         } catch (Exception e) { // Netty rethrows the bind's IOException unchecked-style
             close();
             throw new IllegalStateException("cannot bind AAA simulator on " + auth + " / " + acct, e);
         }
         LOG.info("AAA simulator auth {} acct {} ({}), latency {} us", authBound, acctBound,
-                GtpTransport.epoll() ? "epoll" : "nio", latencyNanos / 1_000);
+                UdpSockets.transportName(), latencyNanos / 1_000);
         return this;
     }
 
-    private InetSocketAddress bindOne(InetSocketAddress address, boolean accounting) {
-        Channel channel = new Bootstrap()
-                .group(loop)
-                .channelFactory(GtpTransport.channelFactory(address.getAddress()))
-                .option(ChannelOption.SO_RCVBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.SO_SNDBUF, GtpTransport.SOCKET_BUFFER_BYTES)
-                .handler(new Handler(accounting))
-                .bind(address)
-                .syncUninterruptibly()
-                .channel();
-        channels.add(channel);
-        return (InetSocketAddress) channel.localAddress();
-    }
-
     /** One socket's handler; {@code accounting} decides how Status-Server is answered. */
-    private final class Handler extends SimpleChannelInboundHandler<DatagramPacket> {
+    private final class Handler extends ReplyHandler {
         private final boolean accounting;
 
         Handler(boolean accounting) {
+            super(latencyNanos, "AAA simulator");
             this.accounting = accounting;
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-            ByteBuf response = engine.handle(packet.content(), accounting, ctx.alloc());
-            if (response == null) {
-                return;
-            }
-            DatagramPacket out = new DatagramPacket(response, packet.sender());
-            if (latencyNanos > 0) {
-                // One scheduled task per delayed reply: acceptable for a simulator, and it keeps replies in arrival order.
-                Channel ch = ctx.channel();
-                loop.schedule(() -> ch.writeAndFlush(out, ch.voidPromise()), latencyNanos, TimeUnit.NANOSECONDS);
-            } else if (ctx.channel().isWritable()) {
-                ctx.write(out, ctx.voidPromise());
-            } else {
-                // Send buffer full: a real server drops here too, and queueing would grow without bound.
-                out.release();
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            // One flush per read batch lets epoll send the replies of a burst together.
-            ctx.flush();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // ICMP port unreachable from a vanished client surfaces here; keep serving.
-            LOG.debug("AAA simulator {}: {}", ctx.channel().localAddress(), cause.toString());
+        protected ByteBuf answer(ByteBuf request, ByteBufAllocator alloc) {
+            return engine.handle(request, accounting, alloc);
         }
     }
 
