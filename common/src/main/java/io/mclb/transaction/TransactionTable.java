@@ -19,6 +19,11 @@ import java.util.HashMap;
  * never runs out of ids because of lingering transactions, and allocation stays O(1): the first
  * version skipped every id in use and, at thousands of creates per second with a 90 s linger,
  * scanned most of the 16-bit space per request.
+ *
+ * <p>Residual risk, as for any id-rewriting proxy: a duplicate answer the real sends for a
+ * transaction whose id has since been taken over (a whole id cycle later on that path) matches
+ * the new transaction. RADIUS rejects it (it fails verification against the new request
+ * authenticator); for GTP it takes more than 65,536 newer requests on one path within the linger.
  */
 final class TransactionTable {
     private final long idMask;
