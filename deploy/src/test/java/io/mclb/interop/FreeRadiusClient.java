@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,10 @@ import java.util.regex.Pattern;
  * {@code Sent <Code> Id <n> from ... to ... length <l>} followed by its attributes, one per line,
  * tab-indented; an answer is {@code Received <Code> Id <n> from ...} followed by its attributes;
  * an unanswered one {@code No reply from server for ID <n>}. Identifiers are unique among the
- * outstanding packets of its one socket, so pairing by Id is exact while at most 256 packets are in
- * the file. A retransmission prints another {@code Sent} with the same Id.
+ * outstanding packets of its one socket, but radclient reuses the Id of an answered request for a
+ * later one (seen: Id 54 for sub002, then for sub039): a {@code Sent} with the Id of an answered
+ * exchange starts a new exchange. A retransmission (same Id, not yet answered) prints another
+ * {@code Sent} and counts as a send of the same exchange.
  */
 public final class FreeRadiusClient {
     private static final Pattern SENT = Pattern.compile("^Sent (\\S+) Id (\\d+) from .*");
@@ -81,7 +82,7 @@ public final class FreeRadiusClient {
 
     static Result parse(int exit, String output) {
         Map<Integer, Exchange> byId = new LinkedHashMap<>();
-        Map<Integer, Integer> sends = new HashMap<>();
+        List<Exchange> finished = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Map<String, String> current = null;
         for (String line : output.split("\n")) {
@@ -94,9 +95,19 @@ public final class FreeRadiusClient {
             current = null;
             if ((m = SENT.matcher(line)).matches()) {
                 int id = Integer.parseInt(m.group(2));
-                int n = sends.merge(id, 1, Integer::sum);
+                Exchange previous = byId.get(id);
+                if (previous != null && previous.responseCode().isEmpty()) {
+                    // a retransmission: same request, one more send (its attributes are printed again)
+                    byId.put(id, new Exchange(id, previous.requestCode(), previous.request(), "", "",
+                            previous.response(), previous.sends() + 1));
+                    current = new LinkedHashMap<>();
+                    continue;
+                }
+                if (previous != null) {
+                    finished.add(previous); // the Id of an answered request, reused for a new one
+                }
                 Map<String, String> attrs = new LinkedHashMap<>();
-                byId.put(id, new Exchange(id, m.group(1), attrs, "", "", new LinkedHashMap<>(), n));
+                byId.put(id, new Exchange(id, m.group(1), attrs, "", "", new LinkedHashMap<>(), 1));
                 current = attrs;
             } else if ((m = RECEIVED.matcher(line)).matches()) {
                 int id = Integer.parseInt(m.group(2));
@@ -116,7 +127,8 @@ public final class FreeRadiusClient {
                 problems.add(line);
             }
         }
-        return new Result(exit, List.copyOf(byId.values()), problems, output);
+        finished.addAll(byId.values());
+        return new Result(exit, List.copyOf(finished), problems, output);
     }
 
     private static String unquote(String v) {
