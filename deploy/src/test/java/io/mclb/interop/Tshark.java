@@ -40,6 +40,10 @@ public final class Tshark {
             p.stop(Duration.ofSeconds(2));
             throw new IllegalStateException("tshark did not start capturing; log:\n" + p.tail(20));
         }
+        // "Capturing on" is printed before dumpcap captures: a CI run lost the first creates in
+        // that gap. tshark 4.0 logs "Capture started" once dumpcap confirms; wait for it (builds
+        // that do not log it are given the same bounded wait and then trusted).
+        p.awaitLog(l -> l.stream().anyMatch(s -> s.contains("Capture started")), Duration.ofSeconds(5));
         return new Tshark(p, file);
     }
 
