@@ -1,5 +1,7 @@
 package io.mclb.ha;
 
+import io.mclb.config.CiscoType7;
+
 import io.mclb.config.ExtensionLine;
 import io.mclb.ha.group.GroupConfig;
 

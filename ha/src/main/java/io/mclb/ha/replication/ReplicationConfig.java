@@ -1,5 +1,7 @@
 package io.mclb.ha.replication;
 
+import io.mclb.config.CiscoType7;
+
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.VirtualServerConfig;

@@ -1,5 +1,7 @@
 package io.mclb.radius.codec;
 
+import io.mclb.config.CiscoType7;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

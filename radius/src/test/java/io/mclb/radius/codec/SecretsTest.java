@@ -1,5 +1,7 @@
 package io.mclb.radius.codec;
 
+import io.mclb.config.CiscoType7;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

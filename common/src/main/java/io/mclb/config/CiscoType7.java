@@ -1,4 +1,4 @@
-package io.mclb.ha.replication;
+package io.mclb.config;
 
 /**
  * Cisco IOS "type 7" obfuscation of config passwords ({@code key 7 0822455D0A16}): two decimal
@@ -10,10 +10,10 @@ package io.mclb.ha.replication;
  * (G. Hoffman's key-chain demonstration), {@code 08204E} = "ab", {@code 104F0B1A011214} = "abcdef"
  * (l0pht). IOS picks seeds 0..15; any 0..52 decodes.
  *
- * <p>A copy of {@code io.mclb.radius.codec.CiscoType7}: ha must not depend on radius (DESIGN
- * section 2) and common has no place for it yet; keep the two in step or move both to common.
+ * <p>Part of the configuration language (every {@code key|password|key-string 0|7 ...} line of
+ * every module uses it), so it lives here once rather than in each module.
  */
-final class CiscoType7 {
+public final class CiscoType7 {
     private static final String XLAT = "dsfd;kfoA,.iyewrkldJKDHSUBsgvca69834ncxv9873254k;fg87";
 
     private CiscoType7() {
