@@ -184,13 +184,17 @@ final class ActiveSide {
             ring.clear();
             return;
         }
-        if (resyncNeeded.getAndSet(false)) {
-            s.requestSnapshot();
-        }
         if (!s.ch.isWritable()) {
             return; // wakeupPending stays set: channelWritabilityChanged resumes
         }
+        // Clear the flag before reading resyncNeeded: a producer that finds the ring full after
+        // this point sees the flag clear and schedules another drain. Read in the other order, a
+        // resync requested between the two reads would wait for the next change, and when the
+        // writers have gone quiet there is none (the standby would stay stale indefinitely).
         wakeupPending.set(false);
+        if (resyncNeeded.getAndSet(false)) {
+            s.requestSnapshot();
+        }
         if (s.writeChanges() == DRAIN_BATCH && wakeupPending.compareAndSet(false, true)) {
             loop.execute(drainTask);
         }
@@ -262,6 +266,7 @@ final class ActiveSide {
                 old.ch.close();
             }
             ring.clear();
+            resyncNeeded.set(false); // the snapshot below covers whatever the old stream lost
             session = this;
             metrics.connected.set(1);
             LOG.info("replication: standby {} attached", ch.remoteAddress());
@@ -378,6 +383,11 @@ final class ActiveSide {
 
         private void startSnapshot() {
             snapshotRunning = true;
+            // Everything queued now was stored in the table before the walk starts, so the walk
+            // covers it. Sent after BEGIN it would be harmful: if a later change of the same key
+            // was dropped by a full ring, the old change would mark the key as changed on the
+            // standby, which would then skip the snapshot's newer value and keep the old one.
+            ring.clear();
             long id = ++snapshotIds;
             metrics.resyncs.increment();
             ByteBuf b = ch.alloc().heapBuffer(64);

@@ -51,7 +51,10 @@ import java.util.concurrent.TimeUnit;
  * either C happened after the walk read K (C is newer: skipping the snapshot entry is right), or
  * before it (then the snapshot holds C's value or a newer one, whose own change frame also
  * follows and is applied): in both cases the last applied change frame equals the active's final
- * value. Changes delivered before BEGIN happened before the walk started, so the snapshot is at
+ * value. If a full ring dropped that newer frame, the active has already asked for another
+ * snapshot, and it discards its queue when that snapshot begins, so no frame older than the walk
+ * can mark a key again: the last snapshot that runs without a drop leaves the tables equal.
+ * Changes delivered before BEGIN happened before the walk started, so the snapshot is at
  * least as new. A change queued so late that it follows SNAPSHOT_END is applied after the sweep
  * and again wins. If the stream breaks mid-snapshot no sweep runs: the table keeps a mix of old
  * and new entries, all complete, until the next snapshot finishes.

@@ -162,6 +162,11 @@ public final class StickyReplicator implements AutoCloseable {
         }
     }
 
+    /** Test hook: runs {@code task} on the replication thread (a blocking task holds every drain back). */
+    void executeOnReplicationThreadForTest(Runnable task) {
+        group.next().execute(task);
+    }
+
     private static SslContext tls(ReplicationConfig config, boolean server) throws IOException {
         try {
             return server ? ReplicationTls.server(config.tls()) : ReplicationTls.client(config.tls());

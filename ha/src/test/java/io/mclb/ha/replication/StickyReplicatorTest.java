@@ -4,6 +4,8 @@ import io.mclb.sticky.StickyChangeListener.RemoveReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,8 +116,39 @@ class StickyReplicatorTest {
     }
 
     @Test
-    void resyncWhileChangesContinueEndsConsistent() throws Exception {
-        Node a = node("a");
+    void aQueuedOldChangeDoesNotBeatTheResyncOfADroppedNewerOne() throws Exception {
+        Node a = new Node(dir.resolve("a"), 16);
+        open.add(a);
+        Node b = node("b");
+        pair(a, b, Node.config("casa-secret"), null);
+        await().atMost(WAIT).until(() -> a.replicator.connected() && b.counter(ReplicationMetrics.RESYNCS, null, null) >= 1);
+        a.put(0, 1);
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()));
+        CountDownLatch release = new CountDownLatch(1);
+        a.replicator.executeOnReplicationThreadForTest(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        a.put(0, 2); // queued
+        for (int i = 1; i < 16; i++) {
+            a.put(i, 1); // fills the ring
+        }
+        a.put(0, 3); // dropped: the ring is full, a resync is due
+        assertThat(a.counter(ReplicationMetrics.OVERFLOWS, null, null)).isEqualTo(1.0);
+        release.countDown();
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()));
+        assertThat(a.counter(ReplicationMetrics.RESYNCS, null, null)).isEqualTo(2.0);
+    }
+
+    /** With the small queue the ring overflows over and over while snapshots run; the tables still end equal. */
+    @ParameterizedTest(name = "queue of {0} changes")
+    @ValueSource(ints = {1 << 14, 256})
+    void resyncWhileChangesContinueEndsConsistent(int queue) throws Exception {
+        Node a = new Node(dir.resolve("a"), queue);
+        open.add(a);
         Node b = node("b");
         for (int i = 0; i < 30_000; i++) {
             a.put(i, 1);
@@ -143,6 +177,9 @@ class StickyReplicatorTest {
             writer.join();
         }
         await().atMost(WAIT).until(() -> b.contents().equals(a.contents()));
+        if (queue < 1000) {
+            assertThat(a.counter(ReplicationMetrics.OVERFLOWS, null, null)).isPositive();
+        }
     }
 
     @Test
