@@ -35,7 +35,7 @@ class TransactionReloadTest {
         h.reals.forEach(r -> r.mode(FakeReal.Mode.SILENT));
         DatagramSocket c = h.client();
         h.send(c, request(4242, "in-flight"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> h.reals.get(0).count() + h.reals.get(1).count() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> h.reals.get(0).count() + h.reals.get(1).count() == 1);
         FakeReal first = h.reals.get(0).count() == 1 ? h.reals.get(0) : h.reals.get(1);
         int upstreamId = first.seen().get(0).id();
         assertThat(h.gauge("mclb.transactions.active")).isEqualTo(1.0);

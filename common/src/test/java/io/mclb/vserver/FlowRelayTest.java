@@ -120,7 +120,7 @@ class FlowRelayTest {
         RealServer used = reals[0].received() > 0 ? rt.farms().get("F").reals()[0] : rt.farms().get("F").reals()[1];
         assertThat(used.activeConnections()).isEqualTo(1);
         clock.advanceSeconds(6);
-        await().atMost(Duration.ofSeconds(5)).until(() -> rt.vservers().get("V").flows() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> rt.vservers().get("V").flows() == 0);
         assertThat(used.activeConnections()).isZero();
     }
 
@@ -138,7 +138,7 @@ class FlowRelayTest {
                 .isNull();
         assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[VirtualServer.MAX_DATAGRAM], vip, 2000))
                 .as("the largest allowed datagram passes").isNotNull();
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(Metrics.count(rt.registry(), "mclb.drops", "reason", "client_not_allowed")).isEqualTo(2);
             assertThat(Metrics.count(rt.registry(), "mclb.drops", "reason", "oversized")).isEqualTo(1);
         });
@@ -167,7 +167,7 @@ class FlowRelayTest {
         for (DatagramSocket f : flows) {
             f.send(new DatagramPacket(new byte[] {9}, 1, vip));
         }
-        await().atMost(Duration.ofSeconds(2)).until(() -> reals[0].received() + reals[1].received() >= 8);
+        await().atMost(Duration.ofSeconds(10)).until(() -> reals[0].received() + reals[1].received() >= 8);
         assertThat(a.failures()).isZero();
         clock.advanceSeconds(3); // silence long enough to count
         for (DatagramSocket f : flows) {

@@ -45,7 +45,7 @@ class HaReplicationWiringTest {
         Path cfgA = write("a", "127.0.0.2", "127.0.0.3", 110, haPort, replPort, vport, "FARM-A", "127.0.0.11");
         Path cfgB = write("b", "127.0.0.3", "127.0.0.2", 100, haPort, replPort, vport, "FARM-B", "127.0.0.12");
         try (MclbServer a = MclbServer.start(cfgA, Modules.load())) {
-            await().atMost(Duration.ofSeconds(5)).until(() -> a.runtime().vservers().get("V").serving());
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.runtime().vservers().get("V").serving());
             try (MclbServer b = MclbServer.start(cfgB, Modules.load())) {
                 StickyKey key = new StickyKey().set(StickyKind.GTP_IMSI, 1, "262011234567890".getBytes(StandardCharsets.US_ASCII));
                 long now = System.currentTimeMillis() / 1000;
@@ -63,7 +63,7 @@ class HaReplicationWiringTest {
                         .doesNotContain("FARM-B", "priority 110");
                 assertThat(Files.readString(dir.resolve("b-data").resolve(HaReplication.STANDBY_CONFIG_FILE)))
                         .contains("ip slb serverfarm FARM-A");
-                await().atMost(Duration.ofSeconds(5)).until(() ->
+                await().atMost(Duration.ofSeconds(10)).until(() ->
                         Files.readString(dir.resolve("b-data").resolve(GtpRecovery.FILE)).trim().equals(
                                 Files.readString(dir.resolve("a-data").resolve(GtpRecovery.FILE)).trim()));
 

@@ -50,7 +50,7 @@ class HaWiringTest {
                 + "ip slb vserver V\n virtual 127.0.0.1 udp " + vport + "\n serverfarm F\n inservice standby T\n");
         try (MclbServer server = MclbServer.start(cfg, Modules.load())) {
             assertThat(server.runtime().vservers().get("V").serving()).isFalse();
-            await().atMost(Duration.ofSeconds(5)).until(() -> server.runtime().vservers().get("V").serving());
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.runtime().vservers().get("V").serving());
             HttpClient http = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + admin;
             HttpResponse<String> view = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover")).build(),
@@ -60,7 +60,7 @@ class HaWiringTest {
             HttpResponse<String> act = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover/active"))
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(act.statusCode()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(2)).until(() -> http.send(HttpRequest.newBuilder(
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
                     URI.create(base + "/api/v1/failover?format=text")).build(), HttpResponse.BodyHandlers.ofString())
                     .body().contains("Active (forced)"));
             String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),

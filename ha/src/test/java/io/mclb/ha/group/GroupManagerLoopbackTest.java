@@ -53,7 +53,7 @@ class GroupManagerLoopbackTest {
     void oneActiveOneStandbyThenTheStandbyTakesOverWithinTheHoldTimeAfterACrash() throws Exception {
         GroupManager a = start(cfg("127.0.0.2", "127.0.0.3", 110), regA, vipA);
         GroupManager b = start(cfg("127.0.0.3", "127.0.0.2", 100), regB, vipB);
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.isActive("SLB-HA")
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.isActive("SLB-HA")
                 && b.groups().get("SLB-HA").state() == HsrpState.STANDBY);
         assertThat(vipA.calls()).contains("acquire lo 127.0.0.100/8");
         assertThat(regA.get(HaMetrics.STATE).tag("state", "Active").gauge().value()).isEqualTo(1.0);
@@ -73,7 +73,7 @@ class GroupManagerLoopbackTest {
     void cutHeartbeatBothWaysDoesNotMakeTwoActivesBecauseTheVirtualAddressAnswers() throws Exception {
         GroupManager a = start(cfg("127.0.0.2", "127.0.0.3", 110), regA, vipA);
         GroupManager b = start(cfg("127.0.0.3", "127.0.0.2", 100), regB, vipB);
-        await().atMost(Duration.ofSeconds(5)).until(() -> a.isActive("SLB-HA")
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.isActive("SLB-HA")
                 && b.groups().get("SLB-HA").state() == HsrpState.STANDBY);
         a.dropHellos(true);
         b.dropHellos(true);
