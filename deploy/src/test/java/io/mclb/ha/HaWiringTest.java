@@ -67,6 +67,15 @@ class HaWiringTest {
                     HttpResponse.BodyHandlers.ofString()).body();
             assertThat(metrics).contains("mclb_ha_state{group=\"T\",state=\"Active\"} 1.0",
                     "mclb_ha_transitions_total{group=\"T\",to=\"Active\"}");
+
+            // a reload applies a changed priority to the running group, which stays active
+            Files.writeString(cfg, Files.readString(cfg).replace(" standby 5 name T\n",
+                    " standby 5 name T\n standby 5 priority 150\n"));
+            assertThat(server.reload().ok()).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/api/v1/failover")).build(), HttpResponse.BodyHandlers.ofString())
+                    .body().contains("\"priority\":150"));
+            assertThat(server.runtime().vservers().get("V").serving()).isTrue();
         }
     }
 }

@@ -33,7 +33,9 @@ import java.util.Locale;
  *
  * <p>Global lines it also owns: {@code mclb ha port N} (default 1985) and
  * {@code mclb ha vip-control linux|noop} (default linux; noop for unprivileged tests).
- * Group settings changed by a reload take effect after a restart (logged).
+ * A reload applies changed priority, preempt, timers, key, tracks and peers of a running group at
+ * once; added or removed groups and a changed interface, address, number or virtual address take
+ * effect after a restart (logged).
  */
 public final class HaExtension implements RuntimeExtension {
     private static final Logger LOG = LoggerFactory.getLogger(HaExtension.class);
@@ -117,9 +119,13 @@ public final class HaExtension implements RuntimeExtension {
     @Override
     public void reloaded(ServiceContext ctx) {
         List<GroupConfig> next = HaSyntax.groups(ctx.config());
-        if (!next.equals(running)) {
-            LOG.warn("HA group settings changed: they take effect after a restart of mclb");
+        GroupManager m = manager;
+        if (m != null) {
+            m.reconfigure(next).forEach(LOG::warn);
+        } else if (!next.isEmpty()) {
+            LOG.warn("HA groups were added to a node that started without any: they start after a restart of mclb");
         }
+        running = next;
         if (replication != null) {
             replication.reloaded(ctx);
         }

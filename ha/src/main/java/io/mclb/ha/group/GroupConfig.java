@@ -52,6 +52,15 @@ public record GroupConfig(String iface, InetAddress address, int prefix, int ver
     public record Track(int object, String iface, int decrement) {
     }
 
+    /**
+     * True when {@code o} is the same group on the same interface, address and virtual address: what
+     * differs then (priority, preempt, timers, key, tracks, peers) can change while the group runs.
+     */
+    public boolean sameIdentity(GroupConfig o) {
+        return iface.equals(o.iface) && address.equals(o.address) && prefix == o.prefix && version == o.version
+                && group == o.group && name.equals(o.name) && Objects.equals(vip, o.vip);
+    }
+
     /** A copy with other unicast peers (tests, and the netns system test). */
     public GroupConfig withPeers(List<InetAddress> newPeers) {
         return new GroupConfig(iface, address, prefix, version, group, name, vip, priority, preempt, preemptDelayMs,

@@ -51,7 +51,8 @@ public final class GroupManager implements ServingGate, AutoCloseable {
 
     private final Map<String, StandbyGroup> byName = new LinkedHashMap<>();
     private final Map<Integer, List<StandbyGroup>> byNumber = new HashMap<>();
-    private final Map<StandbyGroup, HelloCodec> codecs = new HashMap<>();
+    /** Replaced by {@link #reconfigure} on the {@code mclb-ha} thread. */
+    private final Map<StandbyGroup, HelloCodec> codecs = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<StandbyGroup, DatagramChannel> unicast = new HashMap<>();
     private final Map<StandbyGroup, InetSocketAddress> multicastDest = new HashMap<>();
     private final Map<StandbyGroup, DatagramChannel> vipSockets = new HashMap<>();
@@ -62,7 +63,7 @@ public final class GroupManager implements ServingGate, AutoCloseable {
     private final HaMetrics metrics;
     private final NanoClock clock;
     private final int port;
-    private final long tickMs;
+    private volatile long tickMs;
     private final ByteBuffer rx = ByteBuffer.allocate(512);
     private Selector selector;
     private Thread thread;
@@ -88,7 +89,6 @@ public final class GroupManager implements ServingGate, AutoCloseable {
         this.clock = clock;
         this.port = port;
         long bootId = clock.epochMillis();
-        int minHello = Integer.MAX_VALUE;
         StandbyGroup.Outbox outbox = new Outbox();
         for (GroupConfig c : configs) {
             StandbyGroup g = new StandbyGroup(c, links, bootId, outbox);
@@ -96,9 +96,54 @@ public final class GroupManager implements ServingGate, AutoCloseable {
             byNumber.computeIfAbsent(c.group(), k -> new ArrayList<>()).add(g);
             codecs.put(g, new HelloCodec(c.key()));
             metrics.registerState(g);
-            minHello = Math.min(minHello, c.helloMs());
         }
-        this.tickMs = Math.max(1, Math.min(50, minHello / 5));
+        this.tickMs = tickFor(configs);
+    }
+
+    /**
+     * Applies a reloaded configuration to the running groups: a group with the same identity
+     * ({@link GroupConfig#sameIdentity}) takes its new priority, preempt, timers, key, tracks and
+     * peers on the {@code mclb-ha} thread, without leaving its state. Groups added or removed, or
+     * whose interface, address, number, name or virtual address changed, need a restart: they are
+     * left as they run and returned as messages.
+     *
+     * @return one line per change that was not applied; empty when everything was
+     */
+    public List<String> reconfigure(List<GroupConfig> next) {
+        List<String> notApplied = new ArrayList<>();
+        Map<StandbyGroup, GroupConfig> apply = new LinkedHashMap<>();
+        for (GroupConfig c : next) {
+            StandbyGroup g = byName.get(c.name());
+            if (g == null) {
+                notApplied.add("HA group " + c.name() + " is new: it starts after a restart of mclb");
+            } else if (!g.config().sameIdentity(c)) {
+                notApplied.add("HA group " + c.name() + ": interface, address, group number or virtual address "
+                        + "changed: that takes effect after a restart of mclb");
+            } else if (!g.config().equals(c)) {
+                apply.put(g, c);
+            }
+        }
+        for (String name : byName.keySet()) {
+            if (next.stream().noneMatch(c -> c.name().equals(name))) {
+                notApplied.add("HA group " + name + " was removed: it runs until a restart of mclb");
+            }
+        }
+        if (!apply.isEmpty()) {
+            submit(() -> {
+                long now = clock.nanoTime();
+                apply.forEach((g, c) -> {
+                    codecs.put(g, new HelloCodec(c.key()));
+                    g.reconfigure(c, now);
+                });
+                tickMs = tickFor(byName.values().stream().map(StandbyGroup::config).toList());
+            });
+        }
+        return notApplied;
+    }
+
+    private static long tickFor(List<GroupConfig> configs) {
+        int minHello = configs.stream().mapToInt(GroupConfig::helloMs).min().orElse(Integer.MAX_VALUE);
+        return Math.max(1, Math.min(50, minHello / 5));
     }
 
     /** Removes virtual addresses a crashed predecessor may have left, opens the sockets, starts the groups. */

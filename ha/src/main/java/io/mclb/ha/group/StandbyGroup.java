@@ -56,7 +56,8 @@ public final class StandbyGroup {
         }
     }
 
-    private final GroupConfig cfg;
+    /** Replaced by {@link #reconfigure}; read by other threads through {@link #config()}. */
+    private volatile GroupConfig cfg;
     private final Outbox out;
     private final LinkState links;
     private final long bootId;
@@ -93,6 +94,23 @@ public final class StandbyGroup {
         activeDeadlineNs = nowNs + cfg.holdMs() * MS;
         standbyDeadlineNs = activeDeadlineNs;
         transition(vip == null ? HsrpState.LEARN : HsrpState.LISTEN, nowNs, "group started");
+    }
+
+    /**
+     * A reload changed this group's priority, preempt, timers, key, tracks or peers: they apply from
+     * now. The next hello carries the new priority, so the peer re-runs its preempt check, and this
+     * node runs its own on the next tick. A shorter hello period applies at once.
+     *
+     * @throws IllegalArgumentException if {@code next} is another group ({@link GroupConfig#sameIdentity})
+     */
+    public void reconfigure(GroupConfig next, long nowNs) {
+        if (!cfg.sameIdentity(next)) {
+            throw new IllegalArgumentException("group " + cfg.name() + ": " + next + " is not the same group");
+        }
+        GroupConfig before = cfg;
+        cfg = next;
+        helloDueNs = Math.min(helloDueNs, nowNs + next.helloMs() * MS);
+        LOG.info("group {}: reconfigured from [{}] to [{}]", next.name(), before, next);
     }
 
     /** Event b: the group stops; an active node resigns first so the standby need not wait for the hold time. */

@@ -89,6 +89,47 @@ class GroupManagerLoopbackTest {
     }
 
     @Test
+    void aReloadedHigherPriorityWithPreemptTakesOverWithoutARestart() throws Exception {
+        GroupManager a = start(cfg("127.0.0.2", "127.0.0.3", 110), regA, vipA);
+        GroupConfig bc = cfg("127.0.0.3", "127.0.0.2", 100);
+        GroupManager b = start(bc, regB, vipB);
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.isActive("SLB-HA")
+                && b.groups().get("SLB-HA").state() == HsrpState.STANDBY);
+
+        GroupConfig raised = new GroupConfig(bc.iface(), bc.address(), bc.prefix(), bc.version(), bc.group(),
+                bc.name(), bc.vip(), 120, true, 0, bc.helloMs(), bc.holdMs(), bc.key(), bc.tracks(), bc.peers());
+        assertThat(b.reconfigure(List.of(raised))).isEmpty();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.isActive("SLB-HA")
+                && a.groups().get("SLB-HA").state() == HsrpState.STANDBY);
+        assertThat(b.groups().get("SLB-HA").config().priority()).isEqualTo(120);
+        assertThat(a.groups().get("SLB-HA").peer().priority()).isEqualTo(120);
+        assertThat(vipB.calls()).contains("acquire lo 127.0.0.100/8");
+        assertThat(vipA.calls()).containsSubsequence("acquire lo 127.0.0.100/8", "release lo 127.0.0.100/8");
+    }
+
+    @Test
+    void aReloadThatChangesWhatAGroupIsIsReportedAndLeavesItRunning() throws Exception {
+        GroupConfig ac = cfg("127.0.0.2", "127.0.0.3", 110);
+        GroupManager a = start(ac, regA, vipA);
+        GroupConfig otherVip = new GroupConfig(ac.iface(), ac.address(), ac.prefix(), ac.version(), ac.group(),
+                ac.name(), InetAddress.getByName("127.0.0.101"), 50, false, 0, ac.helloMs(), ac.holdMs(), ac.key(),
+                ac.tracks(), ac.peers());
+        GroupConfig added = new GroupConfig(ac.iface(), ac.address(), ac.prefix(), ac.version(), 7, "OTHER",
+                InetAddress.getByName("127.0.0.102"), 100, false, 0, ac.helloMs(), ac.holdMs(), null, List.of(),
+                ac.peers());
+
+        assertThat(a.reconfigure(List.of(otherVip, added))).containsExactly(
+                "HA group SLB-HA: interface, address, group number or virtual address changed: that takes effect "
+                        + "after a restart of mclb",
+                "HA group OTHER is new: it starts after a restart of mclb");
+        assertThat(a.reconfigure(List.of())).containsExactly("HA group SLB-HA was removed: it runs until a restart of mclb");
+        assertThat(a.reconfigure(List.of(ac))).isEmpty();
+        assertThat(a.groups().get("SLB-HA").config()).isEqualTo(ac);
+        assertThat(a.groups().get("SLB-HA").vip()).isEqualTo(InetAddress.getByName("127.0.0.100"));
+    }
+
+    @Test
     void theStandbyRefusesUnauthenticatedForeignReplayedAndMalformedHellos() throws Exception {
         GroupConfig bc = cfg("127.0.0.3", "127.0.0.2", 100);
         GroupManager b = new GroupManager(List.of(bc), vipB, new LinkState.Fixed(), regB, NanoClock.system(), port);
