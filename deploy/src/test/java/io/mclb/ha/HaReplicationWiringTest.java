@@ -74,6 +74,19 @@ class HaReplicationWiringTest {
                         .contains("127.0.0.13"));
                 assertThat(b.reload().ok()).isFalse();
                 assertThat(b.runtime().vservers().get("V").serving()).isFalse();
+
+                // a new password on the active only: the standby still has the old one, which the
+                // roll-over window (60 s here) keeps valid, so entries keep reaching it
+                Files.writeString(cfgA, Files.readString(cfgA).replace("password 0 s3cret", "password 0 n3w 60"));
+                assertThat(a.reload().ok()).isTrue();
+                StickyKey later = new StickyKey().set(StickyKind.GTP_IMSI, 1,
+                        "262019999999999".getBytes(StandardCharsets.US_ASCII));
+                await().atMost(Duration.ofSeconds(10)).until(() -> ConfigWriter.write(a.runtime().config())
+                        .contains("n3w"));
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    a.runtime().stickyTable().put(later, new StickyValue().set(realId, now, now + 3600));
+                    return b.runtime().stickyTable().get(later, got, System.currentTimeMillis());
+                });
             }
         }
     }

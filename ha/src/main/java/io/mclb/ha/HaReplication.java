@@ -167,6 +167,11 @@ final class HaReplication implements AutoCloseable {
         String text = ConfigWriter.write(now.config());
         roles.execute(() -> {
             if (next != null && !sameSettings(next, config)) {
+                if (!java.util.Objects.equals(next.password(), config.password())) {
+                    replicator.rollOver(config.password(), next.passwordTimeout());
+                    LOG.info("replication: password changed; the previous one stays valid for {} s",
+                            next.passwordTimeout().toSeconds());
+                }
                 // the ring was sized by the first configuration; a new size needs a restart
                 config = next.withTuning(next.interval(), config.reconnectDelay(), config.queueCapacity());
                 if (activeRole != null) {

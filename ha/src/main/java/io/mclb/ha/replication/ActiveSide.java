@@ -65,6 +65,7 @@ final class ActiveSide {
     private final EventLoop loop;
     private final ChangeRing ring;
     private final SslContext ssl;
+    private final java.util.function.Supplier<PasswordRollOver> rollOver;
     /** True from a producer's wake-up until the drain task runs (or while the socket is full). */
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     /** Set by a producer that found the ring full; the loop answers with a new snapshot. */
@@ -79,7 +80,9 @@ final class ActiveSide {
     volatile boolean cutMidFrameForTest;
 
     ActiveSide(ReplicationConfig config, StickyTable table, ReplicatedState state, ReplicationMetrics metrics,
-               EventLoopGroup group, ChangeRing ring, SslContext ssl) {
+               EventLoopGroup group, ChangeRing ring, SslContext ssl,
+               java.util.function.Supplier<PasswordRollOver> rollOver) {
+        this.rollOver = rollOver;
         this.config = config;
         this.table = table;
         this.state = state;
@@ -202,7 +205,7 @@ final class ActiveSide {
 
     /** One accepted connection: waits for a verified HELLO, then is the stream to that standby. */
     private final class Session extends ChannelInboundHandlerAdapter {
-        private final FrameCodec codec = new FrameCodec(config.password());
+        private FrameCodec codec = new FrameCodec(config.password());
         private Channel ch;
         private boolean verified;
         private long sequence;
@@ -236,7 +239,7 @@ final class ActiveSide {
                     refuse(Refusal.MALFORMED, "unexpected frame from the standby after HELLO");
                 } else if (frame.readableBytes() != FrameCodec.HEADER + FrameCodec.NONCE + FrameCodec.MAC) {
                     refuse(Refusal.MALFORMED, "HELLO of " + frame.readableBytes() + " bytes");
-                } else if (!codec.verify(frame)) {
+                } else if (!codec.verify(frame) && !verifiedWithPreviousPassword(frame)) {
                     refuse(Refusal.BAD_HMAC, "HELLO with a bad HMAC (wrong password?)");
                 } else if (frame.getByte(frame.readerIndex()) != FrameType.HELLO.code
                         || frame.getLong(frame.readerIndex() + 2) != 0) {
@@ -258,6 +261,33 @@ final class ActiveSide {
             metrics.refused(why);
             LOG.warn("replication: refused {} from {}: {}", why.label(), ch.remoteAddress(), what);
             ch.close();
+        }
+
+        /**
+         * During a password roll-over: true if the HELLO is keyed with the previous password. This
+         * stream then stays keyed with it and is closed when the roll-over window ends.
+         */
+        private boolean verifiedWithPreviousPassword(ByteBuf hello) {
+            PasswordRollOver r = rollOver.get();
+            if (r == null) {
+                return false;
+            }
+            FrameCodec previous = new FrameCodec(r.password());
+            if (!previous.verify(hello)) {
+                return false;
+            }
+            codec = previous;
+            long left = r.remainingNanos(System.nanoTime());
+            LOG.warn("replication: standby {} uses the previous password; accepted for {} s more (roll-over)",
+                    ch.remoteAddress(), TimeUnit.NANOSECONDS.toSeconds(left));
+            ch.eventLoop().schedule(() -> {
+                if (ch.isActive()) {
+                    LOG.warn("replication: password roll-over ended; closing the stream from {} keyed with the "
+                            + "previous password", ch.remoteAddress());
+                    ch.close();
+                }
+            }, left, TimeUnit.NANOSECONDS);
+            return true;
         }
 
         private void attach() {

@@ -31,8 +31,9 @@ import java.util.Optional;
  *                        standby that hears nothing for three intervals reconnects and resyncs
  * @param password        the shared secret keying the per-frame HMAC (type 7 already decoded); null = none,
  *                        frames are then checked for integrity only (validation warns unless TLS is on)
- * @param passwordTimeout IOS's TIMEOUT (default 180 s), kept for the running config; a password change is
- *                        applied at once (both nodes reload the pushed configuration)
+ * @param passwordTimeout IOS's TIMEOUT (default 180 s): after a reload changes the password, the previous
+ *                        one stays valid this long, so the peer can be changed later without losing the
+ *                        stream (see {@link StickyReplicator#rollOver})
  * @param tls             mutual TLS files, or null for plain TCP
  * @param queueCapacity   changes buffered on the active before "resync needed" (power of two)
  * @param reconnectDelay  how long the standby waits before connecting again after a failure

@@ -79,9 +79,14 @@ final class StandbySide {
     private final SecureRandom random = new SecureRandom();
     private volatile boolean stopped;
     private volatile Channel channel;
+    private final java.util.function.Supplier<PasswordRollOver> rollOver;
+    /** Connection attempts so far: during a roll-over, odd ones use the previous password. */
+    private int attempts;
 
     StandbySide(ReplicationConfig config, StickyTable table, ReplicatedState state, ConfigReceiver configReceiver,
-                ReplicationMetrics metrics, EventLoopGroup group, SslContext ssl) {
+                ReplicationMetrics metrics, EventLoopGroup group, SslContext ssl,
+                java.util.function.Supplier<PasswordRollOver> rollOver) {
+        this.rollOver = rollOver;
         this.config = config;
         this.table = table;
         this.state = state;
@@ -114,6 +119,8 @@ final class StandbySide {
         if (stopped) {
             return;
         }
+        PasswordRollOver window = rollOver.get();
+        PasswordRollOver previous = window != null && attempts++ % 2 == 1 ? window : null;
         Bootstrap b = new Bootstrap().group(group).channel(TcpChannels.client())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(100, config.interval().toMillis()))
@@ -126,7 +133,7 @@ final class StandbySide {
                         }
                         long idleMs = config.interval().toMillis() * 3;
                         ch.pipeline().addLast(new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS),
-                                new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4), new Stream());
+                                new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4), new Stream(previous));
                     }
                 });
         ChannelFuture f = b.connect(new InetSocketAddress(config.remoteAddress(), config.port()),
@@ -153,7 +160,7 @@ final class StandbySide {
 
     /** One connection to the active: verification, then the apply loop. Single-threaded (the loop). */
     private final class Stream extends ChannelInboundHandlerAdapter {
-        private final FrameCodec codec = new FrameCodec(config.password());
+        private final FrameCodec codec;
         private final StickyKey key = new StickyKey();
         private final StickyValue value = new StickyValue();
         private final LongHashSet marked = new LongHashSet();
@@ -164,6 +171,14 @@ final class StandbySide {
         private long snapshotEntries;
         private boolean refused;
 
+        /** Keyed with the roll-over's previous password, or (null) with the configured one. */
+        private final PasswordRollOver previous;
+
+        Stream(PasswordRollOver previous) {
+            this.previous = previous;
+            codec = new FrameCodec(previous == null ? config.password() : previous.password());
+        }
+
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             ch = ctx.channel();
@@ -171,6 +186,12 @@ final class StandbySide {
             if (!peer.getAddress().equals(config.remoteAddress())) {
                 refuse(Refusal.UNKNOWN_PEER, "connected to " + peer);
                 return;
+            }
+            if (previous != null) {
+                // the roll-over window is the limit for a stream keyed with the old password
+                ch.eventLoop().schedule(() -> {
+                    ch.close();
+                }, previous.remainingNanos(System.nanoTime()), TimeUnit.NANOSECONDS);
             }
             byte[] nonce = new byte[FrameCodec.NONCE];
             random.nextBytes(nonce);

@@ -42,6 +42,8 @@ public final class StickyReplicator implements AutoCloseable {
     private final ChangeRing ring;
     private final StickyChangeListener listener;
     private volatile ActiveSide active;
+    /** The previous password while its roll-over window runs, or null; read by each new connection. */
+    private volatile PasswordRollOver rollOver;
     private StandbySide standby;
 
     /**
@@ -82,6 +84,23 @@ public final class StickyReplicator implements AutoCloseable {
     }
 
     /**
+     * A password change: for {@code validFor} from now, connections keyed with {@code previous}
+     * are accepted too (active), and a standby alternates between the two when it connects, so the
+     * peer may be changed later without losing replication. A stream keyed with the previous
+     * password is closed when the window ends, and the peer must then use the new one. Call before
+     * {@link #startActive} or {@link #startStandby} with the new password.
+     */
+    public void rollOver(String previous, java.time.Duration validFor) {
+        rollOver = validFor.isZero() ? null : new PasswordRollOver(previous, System.nanoTime() + validFor.toNanos());
+    }
+
+    /** The previous password while it is still valid, else null. */
+    PasswordRollOver currentRollOver() {
+        PasswordRollOver r = rollOver;
+        return r != null && r.remainingNanos(System.nanoTime()) > 0 ? r : null;
+    }
+
+    /**
      * Becomes the active end: listens on {@code LISTEN-IP:PORT} for the standby (stopping any
      * previous role first).
      *
@@ -91,7 +110,7 @@ public final class StickyReplicator implements AutoCloseable {
     public synchronized InetSocketAddress startActive(ReplicationConfig config) throws IOException {
         stop();
         SslContext ssl = config.tls() == null ? null : tls(config, true);
-        ActiveSide a = new ActiveSide(config, table, state, metrics, group, ring, ssl);
+        ActiveSide a = new ActiveSide(config, table, state, metrics, group, ring, ssl, this::currentRollOver);
         InetSocketAddress bound = a.start();
         active = a;
         return bound;
@@ -107,7 +126,7 @@ public final class StickyReplicator implements AutoCloseable {
     public synchronized void startStandby(ReplicationConfig config, ConfigReceiver configReceiver) throws IOException {
         stop();
         SslContext ssl = config.tls() == null ? null : tls(config, false);
-        standby = new StandbySide(config, table, state, configReceiver, metrics, group, ssl);
+        standby = new StandbySide(config, table, state, configReceiver, metrics, group, ssl, this::currentRollOver);
         standby.start();
     }
 

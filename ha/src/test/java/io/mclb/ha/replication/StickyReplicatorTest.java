@@ -196,6 +196,54 @@ class StickyReplicatorTest {
     }
 
     @Test
+    void aPasswordChangedOnTheActiveFirstKeepsTheStandbyDuringTheRollOverThenTheStandbyFollows() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        int port = pair(a, b, Node.config("old-secret"), null);
+        await().atMost(WAIT).until(() -> a.replicator.connected() && b.replicator.connected());
+
+        a.replicator.rollOver("old-secret", Duration.ofSeconds(60));
+        a.replicator.startActive(Node.config("new-secret").withPort(port));
+        a.put(1, 1);
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()) && b.table.size() == 1);
+
+        b.replicator.rollOver("old-secret", Duration.ofSeconds(60));
+        b.replicator.startStandby(Node.config("new-secret").withPort(port), null);
+        a.put(2, 2);
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()) && b.table.size() == 2);
+        assertThat(a.counter(ReplicationMetrics.REFUSED, "reason", "bad_hmac")).isZero();
+    }
+
+    @Test
+    void aStandbyChangedFirstFindsTheActiveWithThePreviousPassword() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        a.put(1, 1);
+        InetSocketAddress bound = a.replicator.startActive(Node.config("old-secret"));
+        b.replicator.rollOver("old-secret", Duration.ofSeconds(60));
+        b.replicator.startStandby(Node.config("new-secret").withPort(bound.getPort()), null);
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()) && b.table.size() == 1);
+        // its first attempt, with the new password, was refused; the next, with the old one, was not
+        assertThat(a.counter(ReplicationMetrics.REFUSED, "reason", "bad_hmac")).isEqualTo(1.0);
+    }
+
+    @Test
+    void thePreviousPasswordIsRefusedOnceTheRollOverEnds() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        int port = pair(a, b, Node.config("old-secret"), null);
+        await().atMost(WAIT).until(() -> a.replicator.connected());
+        a.replicator.rollOver("old-secret", Duration.ofMillis(1500));
+        a.replicator.startActive(Node.config("new-secret").withPort(port));
+        await().atMost(WAIT).until(() -> a.replicator.connected());
+        // the window closes: the old-keyed stream is cut, and every new attempt is refused
+        await().atMost(WAIT).until(() -> a.counter(ReplicationMetrics.REFUSED, "reason", "bad_hmac") >= 2);
+        assertThat(a.replicator.connected()).isFalse();
+        a.put(9, 9);
+        assertThat(b.table.size()).isZero();
+    }
+
+    @Test
     void unknownPeerIsRefused() throws Exception {
         Node a = node("a");
         Node b = node("b");
