@@ -100,6 +100,7 @@ class MetricNamesIT {
                 "mclb_real_failures_total{farm=\"F\",real=\"" + real + "\"} 0.0",
                 "mclb_sticky_entries{table=\"client-ip\"} 1.0",
                 "mclb_sticky_entries{table=\"gtp-imsi\"} 0.0",
+                "mclb_sticky_refused_full_total 0.0",
                 "mclb_flows_active{vserver=\"V\"} 1.0",
                 "mclb_vserver_state{state=\"OPERATIONAL\",vserver=\"V\"} 1.0",
                 "mclb_upstream_latency_seconds_count{vserver=\"V\"}",

@@ -47,6 +47,8 @@ public final class MetricNames {
     public static final String REAL_TRANSITIONS = "mclb.real.transitions";
     /** gauge {table}: sticky entries per table kind. */
     public static final String STICKY_ENTRIES = "mclb.sticky.entries";
+    /** Sticky entries not written because the table was full (the request was balanced without one). */
+    public static final String STICKY_REFUSED_FULL = "mclb.sticky.refused.full";
     /** gauge {vserver, state}: 1 for the virtual server's current state. */
     public static final String VSERVER_STATE = "mclb.vserver.state";
     /** counter {result}: configuration reloads (ok, failed). */

@@ -95,6 +95,9 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
             Gauge.builder(MetricNames.STICKY_ENTRIES, sticky, t -> t.size(k)).description("Sticky entries per table")
                     .tag("table", k.label()).register(registry);
         }
+        io.micrometer.core.instrument.FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky,
+                        StickyTable::refusedFull)
+                .description("Sticky entries not written because the table was full").register(registry);
     }
 
     /**

@@ -40,6 +40,12 @@ public final class ChronicleStickyTable implements StickyTable {
     private final List<StickyChangeListener> listeners = new CopyOnWriteArrayList<>();
     private final Runnable afterClose;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final LongAdder refusedFull = new LongAdder();
+    /** At most one "table full" warning per interval: the condition lasts, the log must not flood. */
+    private final java.util.concurrent.atomic.AtomicLong lastFullLogMs = new java.util.concurrent.atomic.AtomicLong(
+            Long.MIN_VALUE / 2);
+    private static final long FULL_LOG_INTERVAL_MS = 10_000;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChronicleStickyTable.class);
 
     /**
      * @param map        an open map of {@link StickyKey#SIZE}-byte keys to {@link StickyValue#SIZE}-byte values
@@ -87,14 +93,35 @@ public final class ChronicleStickyTable implements StickyTable {
 
     /** {@inheritDoc} Listeners get {@code previous} as stored, even if it had expired unswept. */
     @Override
-    public void put(StickyKey key, StickyValue value) {
-        byte[] previous = map.put(key.bytes(), value.bytes());
+    public boolean put(StickyKey key, StickyValue value) {
+        byte[] previous;
+        try {
+            previous = map.put(key.bytes(), value.bytes());
+        } catch (IllegalStateException e) {
+            // Chronicle sizes segments for the configured entries and then allows a bounded
+            // number of overflow tiers; past those a segment cannot take another key.
+            refusedFull.increment();
+            long now = System.currentTimeMillis();
+            long last = lastFullLogMs.get();
+            if (now - last >= FULL_LOG_INTERVAL_MS && lastFullLogMs.compareAndSet(last, now)) {
+                LOG.warn("sticky table full at {} entries ({} puts refused so far; those requests are balanced "
+                        + "without stickiness): raise 'mclb sticky entries' and recreate sticky.dat. Chronicle: {}",
+                        map.longSize(), refusedFull.sum(), e.getMessage());
+            }
+            return false;
+        }
         if (previous == null) {
             adjust(key.bytes()[0], 1);
         }
         for (StickyChangeListener l : listeners) {
             l.onPut(key.bytes(), value.bytes(), previous);
         }
+        return true;
+    }
+
+    @Override
+    public long refusedFull() {
+        return refusedFull.sum();
     }
 
     @Override

@@ -15,8 +15,17 @@ public interface StickyTable extends AutoCloseable {
      */
     boolean get(StickyKey key, StickyValue out, long nowEpochMillis);
 
-    /** Writes an entry (new or refreshed) and publishes it. */
-    void put(StickyKey key, StickyValue value);
+    /**
+     * Writes an entry (new or refreshed) and publishes it.
+     *
+     * @return false when the table is full: nothing was written or published, and
+     *         {@link #refusedFull()} counts it. The caller carries on without the entry (the
+     *         request is still balanced, just not sticky): a full table must never drop traffic.
+     */
+    boolean put(StickyKey key, StickyValue value);
+
+    /** Puts refused because the table was full, since it was opened. */
+    long refusedFull();
 
     /** Removes an entry if present and publishes the removal; true if it was present. */
     boolean remove(StickyKey key, StickyChangeListener.RemoveReason reason);

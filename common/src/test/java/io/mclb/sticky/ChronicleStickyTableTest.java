@@ -55,6 +55,28 @@ class ChronicleStickyTableTest {
     }
 
     @Test
+    void aFullTableRefusesAndCountsPutsInsteadOfThrowing(@TempDir Path small) {
+        try (StickyTable t = StickyTables.open(small, 1000)) {
+            int stored = 0;
+            for (int i = 0; i < 20_000; i++) {
+                if (t.put(imsi(String.valueOf(100_000 + i)), value(1, NOW_S + 60))) {
+                    stored++;
+                }
+            }
+            assertThat(stored).as("Chronicle takes more than the configured entries, up to its overflow tiers")
+                    .isGreaterThanOrEqualTo(1000).isLessThan(20_000);
+            assertThat(t.refusedFull()).isEqualTo(20_000 - stored);
+            assertThat(t.size()).isEqualTo(stored);
+            assertThat(t.size(StickyKind.GTP_IMSI)).isEqualTo(stored);
+            // what is stored still reads, updates and removes; a removal makes room again
+            assertThat(t.get(imsi("100000"), new StickyValue(), NOW_MS)).isTrue();
+            assertThat(t.put(imsi("100000"), value(2, NOW_S + 60))).isTrue();
+            assertThat(t.remove(imsi("100000"), RemoveReason.DELETED)).isTrue();
+            assertThat(t.put(imsi("100000"), value(3, NOW_S + 60))).isTrue();
+        }
+    }
+
+    @Test
     void putOfAnExistingKeyReplacesItAndCountsOnce() {
         table.put(imsi("1"), value(1, NOW_S + 60));
         table.put(imsi("1"), value(2, NOW_S + 90));

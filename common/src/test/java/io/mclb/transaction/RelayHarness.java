@@ -41,9 +41,14 @@ final class RelayHarness implements AutoCloseable {
      * @param realLines  sub-lines of every real (besides {@code inservice}), e.g. "reassign 2"
      */
     RelayHarness(Path dataDir, int realCount, String... realLines) throws Exception {
+        this(dataDir, 10_000, realCount, realLines);
+    }
+
+    /** @param stickyEntries {@code mclb sticky entries} (at least 1000) */
+    RelayHarness(Path dataDir, long stickyEntries, int realCount, String... realLines) throws Exception {
         StringBuilder cfg = new StringBuilder();
         cfg.append("mclb data-dir ").append(dataDir).append('\n');
-        cfg.append("mclb sticky entries 10000\n");
+        cfg.append("mclb sticky entries ").append(stickyEntries).append('\n');
         cfg.append("mclb event-loops 1\n");
         cfg.append("ip slb serverfarm ").append(FARM).append('\n');
         for (int i = 0; i < realCount; i++) {

@@ -67,6 +67,29 @@ class TransactionRelayTest {
     }
 
     @Test
+    void aFullStickyTableStillBalancesEveryRequestAndCountsTheMissingEntries() throws Exception {
+        h = new RelayHarness(dataDir, 1000, 2);
+        DatagramSocket c = h.client();
+        int subscribers = 6000; // Chronicle takes about twice the configured entries before refusing
+        for (int i = 0; i < subscribers; i++) {
+            // the second half writes its entries when the answer comes, the first half at assignment
+            h.service.stickyOnAnswer = i >= subscribers / 2;
+            h.send(c, RelayHarness.datagram(EchoIdService.REQUEST, i & 0xffff, "sub-" + i, "p" + i));
+            RelayHarness.Answer a = h.receive(c);
+            assertEquals(i & 0xffff, a.id());
+            assertEquals("p" + i, a.payload());
+        }
+        double refused = h.runtime.registry().get(io.mclb.metrics.MetricNames.STICKY_REFUSED_FULL).functionCounter()
+                .count();
+        assertTrue(refused > 0, "the table filled up");
+        assertEquals(refused, h.runtime.stickyTable().refusedFull());
+        assertEquals(0, h.drops("internal_error"));
+        assertEquals(subscribers, h.counter("mclb.responses"));
+        assertEquals(0, h.real(0).activeConnections() + h.real(1).activeConnections(),
+                "every answered request gave its real back");
+    }
+
+    @Test
     void concurrentRequestsWithTheSameClientIdEachGetTheirOwnAnswer() throws Exception {
         h = new RelayHarness(dataDir, 2);
         int n = 300;
