@@ -7,12 +7,17 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 /**
  * A GGSN/PGW stand-in on a loopback address, port 0: answers creates (v0/v1/v2) with a
  * configurable cause and, when accepted, a control TEID of its own; deletes with accepted; echo
- * with a configurable Recovery (or not at all when silent).
+ * with a configurable Recovery (or not at all when silent). Never answers a response (type 2).
  */
 final class FakeGgsn implements AutoCloseable {
     final DatagramSocket socket;
@@ -29,6 +34,22 @@ final class FakeGgsn implements AutoCloseable {
     volatile InetSocketAddress lastPeer;
     /** Recovery of the last v1 Echo Response received (an answer from mclb to this GGSN's echo), -1 before. */
     volatile int echoAnswerRecovery = -1;
+    /** Echo Responses of any version received: mclb's answers to echoes this GGSN sent to it. */
+    final AtomicInteger echoAnswers = new AtomicInteger();
+    /**
+     * Datagrams received, those fully handled (answered or not), and every datagram sent (answers,
+     * hook output, {@link #send}): a test accounts with these; received == handled when idle.
+     */
+    final AtomicInteger received = new AtomicInteger();
+    final AtomicInteger handled = new AtomicInteger();
+    final AtomicInteger sent = new AtomicInteger();
+    /** Control TEIDs handed out in accepted v1/v2 create answers, so a test can address known sessions. */
+    final List<Integer> createTeids = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * (request, answer) to the datagrams actually sent instead of the answer (none, one, several),
+     * e.g. mutated answers; null sends the answer as built. Runs on this GGSN's thread.
+     */
+    volatile BiFunction<byte[], byte[], List<byte[]>> answerHook;
     private final Thread thread;
 
     FakeGgsn(String address, int teidBase) throws IOException {
@@ -53,10 +74,21 @@ final class FakeGgsn implements AutoCloseable {
             try {
                 DatagramPacket p = new DatagramPacket(buf, buf.length);
                 socket.receive(p);
-                lastPeer = (InetSocketAddress) p.getSocketAddress();
-                byte[] answer = answer(ByteBuffer.wrap(buf, 0, p.getLength()).slice());
-                if (answer != null && !silent) {
-                    socket.send(new DatagramPacket(answer, answer.length, p.getSocketAddress()));
+                received.incrementAndGet();
+                try {
+                    lastPeer = (InetSocketAddress) p.getSocketAddress();
+                    byte[] answer = answer(ByteBuffer.wrap(buf, 0, p.getLength()).slice());
+                    if (answer != null && !silent) {
+                        BiFunction<byte[], byte[], List<byte[]>> hook = answerHook;
+                        List<byte[]> out = hook == null ? List.of(answer)
+                                : hook.apply(Arrays.copyOf(buf, p.getLength()), answer);
+                        for (byte[] b : out) {
+                            socket.send(new DatagramPacket(b, b.length, p.getSocketAddress()));
+                            sent.incrementAndGet();
+                        }
+                    }
+                } finally {
+                    handled.incrementAndGet();
                 }
             } catch (SocketException e) {
                 return;
@@ -69,13 +101,25 @@ final class FakeGgsn implements AutoCloseable {
     /** Sends a raw datagram from this GGSN's socket (e.g. an Echo Request to mclb). */
     void send(byte[] b, InetSocketAddress to) throws IOException {
         socket.send(new DatagramPacket(b, b.length, to));
+        sent.incrementAndGet();
+    }
+
+    /** One of the last 32 control TEIDs this GGSN handed out in accepted creates (chosen by {@code pick}), or 0 before any. */
+    int createdTeid(java.util.Random pick) {
+        synchronized (createTeids) {
+            int n = createTeids.size();
+            return n == 0 ? 0 : createTeids.get(n - 1 - pick.nextInt(Math.min(n, 32)));
+        }
     }
 
     private byte[] answer(ByteBuffer m) {
         int version = (m.get(0) & 0xFF) >>> 5;
         int type = m.get(1) & 0xFF;
-        if (type == 2 && version == 1) {
-            echoAnswerRecovery = m.get(13) & 0xFF;
+        if (type == 2) {
+            echoAnswers.incrementAndGet();
+            if (version == 1) {
+                echoAnswerRecovery = m.get(13) & 0xFF;
+            }
             return null;
         }
         if (type == 1) {
@@ -114,6 +158,7 @@ final class FakeGgsn implements AutoCloseable {
                 } else if (type == 16) {
                     ies.u8(1).u8(v1Cause);
                     if (v1Cause == 128) {
+                        createTeids.add(teid);
                         ies.u8(17).u32(teid).u8(133).u16(gsn.length).raw(gsn);
                     }
                 } else {
@@ -133,6 +178,7 @@ final class FakeGgsn implements AutoCloseable {
                 int cause = type == 32 ? v2Cause : 16;
                 ies.u8(2).u16(2).u8(0).u8(cause).u8(0);
                 if (type == 32 && cause == 16) {
+                    createTeids.add(teid);
                     ies.u8(87).u16(5 + gsn.length).u8(1).u8(gsn.length == 16 ? 0x47 : 0x87).u32(teid).raw(gsn);
                 }
                 byte[] b = ies.bytes();

@@ -12,12 +12,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A small AAA server on a loopback address: decodes every request with its own secret (TinyRadius
  * checks the accounting authenticator and decrypts User-Password) and answers Access-Accept (with
  * Framed-IP-Address when set) or Accounting-Response, correctly signed; or stays silent, or
- * answers with a corrupted authenticator.
+ * answers with a corrupted authenticator; or leaves every datagram to a test's {@link Responder}.
  */
 final class FakeAaa implements AutoCloseable {
     enum Mode { ANSWER, SILENT, BAD_AUTHENTICATOR }
@@ -34,6 +35,19 @@ final class FakeAaa implements AutoCloseable {
     private final List<String> undecodable = new CopyOnWriteArrayList<>();
     volatile Mode mode = Mode.ANSWER;
     volatile String framedIp;
+    /** When set, answers every datagram instead of the decoding AAA above (mode and framedIp are ignored). */
+    volatile Responder responder;
+    private final AtomicInteger answers = new AtomicInteger();
+    private final AtomicInteger handled = new AtomicInteger();
+
+    /**
+     * A test's own AAA behaviour over raw datagrams, so that it can answer requests TinyRadius would
+     * refuse to decode and send answers TinyRadius cannot encode. Runs on the fake's thread.
+     */
+    interface Responder {
+        /** The datagrams to send back to the sender, in order; empty to stay silent. */
+        List<byte[]> answer(byte[] request, String secret) throws Exception;
+    }
 
     FakeAaa(String address, String secret) throws Exception {
         this.secret = secret;
@@ -63,47 +77,74 @@ final class FakeAaa implements AutoCloseable {
         return undecodable;
     }
 
+    /** Datagrams sent back so far (every mode). */
+    int answers() {
+        return answers.get();
+    }
+
+    /** Datagrams received and completely dealt with (answers sent, or dropped). */
+    int handled() {
+        return handled.get();
+    }
+
     private void run() {
-        byte[] buf = new byte[4096];
+        byte[] buf = new byte[65535]; // what a proxy sends beyond RADIUS's 4096 must arrive whole
         while (!socket.isClosed()) {
             try {
                 DatagramPacket d = new DatagramPacket(buf, buf.length);
                 socket.receive(d);
                 byte[] wire = java.util.Arrays.copyOf(buf, d.getLength());
-                RadiusPacket req;
                 try {
-                    req = RadiusPacket.decodeRequestPacket(Dictionaries.standard(), new ByteArrayInputStream(wire), secret);
-                } catch (Exception e) {
-                    undecodable.add(String.valueOf(e.getMessage()));
-                    continue;
+                    handle(d, wire);
+                } finally {
+                    handled.incrementAndGet();
                 }
-                String pw = req instanceof AccessRequest a ? a.getUserPassword() : null;
-                seen.add(new Seen(req, req.getPacketIdentifier(), req.getAuthenticator(),
-                        (InetSocketAddress) d.getSocketAddress(), pw, wire));
-                if (mode == Mode.SILENT) {
-                    continue;
-                }
-                int code = req.getPacketType() == RadiusPacket.ACCESS_REQUEST ? RadiusPacket.ACCESS_ACCEPT
-                        : RadiusPacket.ACCOUNTING_RESPONSE;
-                RadiusPacket resp = new RadiusPacket(code, req.getPacketIdentifier());
-                resp.setDictionary(Dictionaries.standard());
-                String fip = framedIp;
-                if (code == RadiusPacket.ACCESS_ACCEPT && fip != null) {
-                    resp.addAttribute("Framed-IP-Address", fip);
-                }
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                resp.encodeResponsePacket(out, secret, req);
-                byte[] answer = out.toByteArray();
-                if (mode == Mode.BAD_AUTHENTICATOR) {
-                    answer[5] ^= 0x55;
-                }
-                socket.send(new DatagramPacket(answer, answer.length, d.getSocketAddress()));
             } catch (Exception e) {
                 if (!socket.isClosed()) {
                     undecodable.add("io: " + e);
                 }
             }
         }
+    }
+
+    private void handle(DatagramPacket d, byte[] wire) throws Exception {
+        Responder r = responder;
+        if (r != null) {
+            for (byte[] answer : r.answer(wire, secret)) {
+                socket.send(new DatagramPacket(answer, answer.length, d.getSocketAddress()));
+                answers.incrementAndGet();
+            }
+            return;
+        }
+        RadiusPacket req;
+        try {
+            req = RadiusPacket.decodeRequestPacket(Dictionaries.standard(), new ByteArrayInputStream(wire), secret);
+        } catch (Exception e) {
+            undecodable.add(String.valueOf(e.getMessage()));
+            return;
+        }
+        String pw = req instanceof AccessRequest a ? a.getUserPassword() : null;
+        seen.add(new Seen(req, req.getPacketIdentifier(), req.getAuthenticator(),
+                (InetSocketAddress) d.getSocketAddress(), pw, wire));
+        if (mode == Mode.SILENT) {
+            return;
+        }
+        int code = req.getPacketType() == RadiusPacket.ACCESS_REQUEST ? RadiusPacket.ACCESS_ACCEPT
+                : RadiusPacket.ACCOUNTING_RESPONSE;
+        RadiusPacket resp = new RadiusPacket(code, req.getPacketIdentifier());
+        resp.setDictionary(Dictionaries.standard());
+        String fip = framedIp;
+        if (code == RadiusPacket.ACCESS_ACCEPT && fip != null) {
+            resp.addAttribute("Framed-IP-Address", fip);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        resp.encodeResponsePacket(out, secret, req);
+        byte[] answer = out.toByteArray();
+        if (mode == Mode.BAD_AUTHENTICATOR) {
+            answer[5] ^= 0x55;
+        }
+        socket.send(new DatagramPacket(answer, answer.length, d.getSocketAddress()));
+        answers.incrementAndGet();
     }
 
     @Override
