@@ -92,7 +92,10 @@ class HaFailoverInteropIT {
 
         // load, replication, kill -9
         Path log = client.dir().resolve("answers.txt");
-        NsProcess sgsn = startClient(client, log, 2000, 1000);
+        // defaults keep CI quick; perf/README.md "HA failover" raises them for the measurement
+        int imsis = Integer.getInteger("ha.failover.imsis", 2000);
+        int rate = Integer.getInteger("ha.failover.rate", 1000);
+        NsProcess sgsn = startClient(client, log, imsis, rate);
         Thread.sleep(5000);
         Map<String, String> onA = sticky(mA);
         assertThat(onA).hasSizeGreaterThan(1000);

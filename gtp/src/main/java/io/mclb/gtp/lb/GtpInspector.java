@@ -30,8 +30,9 @@ import java.net.InetSocketAddress;
  * dropped with a {@link GtpDrops} reason.
  *
  * <p>Request ids: 16 bits on every version (v2's 24-bit field carries the 16-bit upstream id; a
- * command-triggered MSB is kept). The retransmission fingerprint is the message type, so a Create
- * and an Update with equal sequence numbers are different transactions.
+ * command-triggered MSB is kept). The retransmission fingerprint is a hash of the whole message
+ * ({@link MessageFingerprint}): a retransmission is the same bytes again, while a new request that
+ * reuses a sequence number (a busy SGSN wraps the 16 bits within seconds) is a new transaction.
  *
  * <p>Routing (gtp/README.md): Echo Request answered locally; Create without TEID balanced (IMSI
  * sticky, carrier allow-list in inspect mode); in inspect mode a request with a TEID (v0: TID)
@@ -59,6 +60,8 @@ public final class GtpInspector implements ServiceInspector {
     private final GtpV2Message v2 = new GtpV2Message();
     private final GtpV2Fteid fteid = new GtpV2Fteid();
     private final byte[] imsiBytes = new byte[8];
+    /** Of the datagram being classified: see {@link MessageFingerprint}. */
+    private long fingerprint;
     private final byte[] address = new byte[16];
     private VserverSnapshot lastSnapshot;
     private GtpVserverSettings settings;
@@ -93,6 +96,7 @@ public final class GtpInspector implements ServiceInspector {
             req.drop(GtpDrops.TRUNCATED_HEADER);
             return;
         }
+        fingerprint = MessageFingerprint.of(buf);
         switch ((buf.getByte(buf.readerIndex()) & 0xFF) >>> 5) {
             case 0 -> classifyV0(buf, req, st);
             case 1 -> classifyV1(buf, client, req, st);
@@ -126,7 +130,7 @@ public final class GtpInspector implements ServiceInspector {
             return;
         }
         if (!st.inspect()) {
-            req.request(seq, type);
+            req.request(seq, fingerprint);
             return;
         }
         // v0 has no TEID: the TID (IMSI + NSAPI) names the session
@@ -166,7 +170,7 @@ public final class GtpInspector implements ServiceInspector {
             return;
         }
         if (!st.inspect() || teid == 0) {
-            req.request(seq, type);
+            req.request(seq, fingerprint);
             return;
         }
         follow(req, module.sessions().byTeid(teid), seq, type, type == GtpMessageType.V1_DELETE_PDP_CONTEXT_REQUEST,
@@ -196,7 +200,7 @@ public final class GtpInspector implements ServiceInspector {
             return;
         }
         if (!st.inspect() || teid == 0) {
-            req.request(seq, type);
+            req.request(seq, fingerprint);
             return;
         }
         follow(req, module.sessions().byTeid(teid), seq, type, type == GtpMessageType.V2_DELETE_SESSION_REQUEST,
@@ -214,7 +218,7 @@ public final class GtpInspector implements ServiceInspector {
             req.drop(CARRIER_NOT_ALLOWED);
             return;
         }
-        req.request(seq, type);
+        req.request(seq, fingerprint);
         if (st.stickyImsi()) {
             putLong(imsiBytes, imsiRaw);
             req.stickyKey().set(StickyKind.GTP_IMSI, st.stickyGroup(), imsiBytes, 0, 8);
@@ -237,7 +241,7 @@ public final class GtpInspector implements ServiceInspector {
             return;
         }
         s.touch(clock.nanoTime());
-        req.followUp(seq, type, s.real().id());
+        req.followUp(seq, fingerprint, s.real().id());
         if (isDelete) {
             GtpSessions.Session target = s;
             if (nsapi >= 0 && nsapi != s.nsapi()) {

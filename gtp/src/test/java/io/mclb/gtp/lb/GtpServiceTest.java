@@ -1,6 +1,7 @@
 package io.mclb.gtp.lb;
 
 import io.mclb.config.ConfigException;
+import io.mclb.metrics.MetricNames;
 import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpTestMessages;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +103,31 @@ class GtpServiceTest {
         assertThat(h.factory.module().sessions().size()).isEqualTo(2);
         assertThat(h.counter(GtpMetrics.CAUSES, "vserver", "GGSN-GN", "version", "v1", "cause", "128")).isEqualTo(1);
         assertThat(h.counter(GtpMetrics.CAUSES, "vserver", "GGSN-GN", "version", "v2", "cause", "16")).isEqualTo(1);
+    }
+
+    @Test
+    void aNewCreateReusingASequenceNumberIsNotTakenForARetransmission() throws Exception {
+        startIssueConfig("roundrobin", "");
+        DatagramSocket sgsn = h.client();
+        GtpHarness.send(sgsn, GtpHarness.v1Create("262010000000001", 0x0505), vip1);
+        assertThat(GtpHarness.v1Cause(GtpHarness.receive(sgsn))).isEqualTo(128);
+
+        // a busy SGSN wraps its 16-bit sequence numbers within seconds: same number, another subscriber
+        int[] before = h.ggsns.stream().mapToInt(g -> g.creates.get()).toArray();
+        byte[] other = GtpHarness.v1Create("262010000000002", 0x0505);
+        GtpHarness.send(sgsn, other, vip1);
+        assertThat(GtpHarness.v1Cause(GtpHarness.receive(sgsn))).isEqualTo(128);
+        int second = h.gotCreate(before);
+        assertThat(second).isGreaterThanOrEqualTo(0);
+        assertThat(h.counter(MetricNames.RETRANSMISSIONS, "vserver", "GGSN-GN")).as("a new transaction").isZero();
+        assertThat(h.factory.module().sessions().size()).isEqualTo(2);
+
+        // the same bytes again are a retransmission: same GGSN
+        before = h.ggsns.stream().mapToInt(g -> g.creates.get()).toArray();
+        GtpHarness.send(sgsn, other, vip1);
+        assertThat(GtpHarness.v1Cause(GtpHarness.receive(sgsn))).isEqualTo(128);
+        assertThat(h.gotCreate(before)).isEqualTo(second);
+        assertThat(h.counter(MetricNames.RETRANSMISSIONS, "vserver", "GGSN-GN")).isEqualTo(1.0);
     }
 
     @Test
