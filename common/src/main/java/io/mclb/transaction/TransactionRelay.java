@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * Request/response balancing for one virtual server with a {@code service} on one event loop.
  *
  * <p>Each request becomes a {@link Transaction}: its id is replaced by one unique on the upstream
- * path (this loop's upstream socket to that real) and restored on the answer, which leaves from
+ * path (one of this loop's upstream sockets to that real) and restored on the answer, which leaves from
  * the virtual address. A client retransmission (same client, id and fingerprint) goes to the same
  * real with the same upstream id, also after the answer while the transaction lingers, so the
  * real's own duplicate detection works; after {@code reassign} unanswered retransmissions the real
@@ -58,17 +58,19 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private final RequestContext ctx = new RequestContext();
     private final StickyKey key = new StickyKey();
     private final TransactionTable table;
-    private final Channel upstream;
+    /** This loop's upstream sockets ({@link ServiceInspector#upstreamSockets()}); index = socket number. */
+    private final Channel[] upstreams;
     private Channel vip;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
-    private boolean upstreamDirty;
+    /** Bit i: upstream socket i was written since its last flush. */
+    private long upstreamDirty;
     private boolean warnedInternal;
     /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
     private long publishedTransactions;
 
     /**
-     * Binds this loop's upstream socket (call from outside the loop, at start).
+     * Binds this loop's upstream sockets (call from outside the loop, at start).
      *
      * @param requestTimeoutMs how long a request waits for its answer, and how long an answered
      *                         transaction lingers for late retransmissions
@@ -81,12 +83,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         this.timeoutNs = requestTimeoutMs * 1_000_000L;
         this.lingerNs = Math.min(timeoutNs, MAX_LINGER_NS);
         this.assigner = new Assigner(vs.stickyTable());
-        this.table = new TransactionTable(inspector.idBits());
+        int sockets = Math.max(1, Math.min(64, inspector.upstreamSockets()));
+        this.table = new TransactionTable(inspector.idBits(), sockets);
         InetAddress family = vs.snapshot().farm().reals().length > 0 ? vs.snapshot().farm().reals()[0].address()
                 : vs.snapshot().config().address();
-        Bootstrap b = VirtualServer.upstreamTemplate(family).group(loop).handler(new UpstreamHandler());
         InetAddress any = family instanceof java.net.Inet6Address ? wildcard("::") : wildcard("0.0.0.0");
-        this.upstream = b.bind(new InetSocketAddress(any, 0)).syncUninterruptibly().channel();
+        this.upstreams = new Channel[sockets];
+        for (int i = 0; i < sockets; i++) {
+            Bootstrap b = VirtualServer.upstreamTemplate(family).group(loop).handler(new UpstreamHandler(i));
+            upstreams[i] = b.bind(new InetSocketAddress(any, 0)).syncUninterruptibly().channel();
+        }
     }
 
     private static InetAddress wildcard(String a) {
@@ -120,10 +126,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        if (upstreamDirty) {
-            upstreamDirty = false;
-            upstream.flush();
-        }
+        flushUpstreams();
         flushVip();
         publishTransactions();
     }
@@ -245,8 +248,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests().increment();
-        upstream.write(new DatagramPacket(buf, tx.target), upstream.voidPromise());
-        upstreamDirty = true;
+        writeUpstream(table.socketOf(tx), new DatagramPacket(buf, tx.target));
     }
 
     /**
@@ -284,8 +286,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
-        upstream.write(new DatagramPacket(buf, target), upstream.voidPromise());
-        upstreamDirty = true;
+        writeUpstream(table.socketOf(tx), new DatagramPacket(buf, target));
         return true;
     }
 
@@ -306,17 +307,16 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         return buf;
     }
 
-    private void onResponse(DatagramPacket packet) {
+    private void onResponse(int socket, DatagramPacket packet) {
         ByteBuf buf = packet.content();
         InetSocketAddress sender = packet.sender();
         long id = inspector.responseId(buf);
-        Transaction tx = id < 0 ? null : table.byUpstream(sender, id);
+        Transaction tx = id < 0 ? null : table.byUpstream(socket, sender, id);
         if (tx == null) {
             ByteBuf answer = inspector.unsolicited(buf, sender);
             if (answer != null) {
                 packet.release();
-                upstream.write(new DatagramPacket(answer, sender), upstream.voidPromise());
-                upstreamDirty = true;
+                writeUpstream(socket, new DatagramPacket(answer, sender));
                 vs.metrics().localAnswers.increment();
                 return;
             }
@@ -443,9 +443,27 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             table.removeOldestAnswered();
         }
         publishTransactions();
-        upstream.close();
+        for (Channel u : upstreams) {
+            u.close();
+        }
         if (vip != null) {
             vip.close();
+        }
+    }
+
+    private void writeUpstream(int socket, DatagramPacket p) {
+        Channel u = upstreams[socket];
+        u.write(p, u.voidPromise());
+        upstreamDirty |= 1L << socket;
+    }
+
+    private void flushUpstreams() {
+        long dirty = upstreamDirty;
+        upstreamDirty = 0;
+        while (dirty != 0) {
+            int i = Long.numberOfTrailingZeros(dirty);
+            dirty &= dirty - 1;
+            upstreams[i].flush();
         }
     }
 
@@ -471,6 +489,12 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     }
 
     private final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+        private final int socket;
+
+        UpstreamHandler(int socket) {
+            this.socket = socket;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext c, Object msg) {
             if (!(msg instanceof DatagramPacket packet)) {
@@ -478,7 +502,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
                 return;
             }
             try {
-                onResponse(packet);
+                onResponse(socket, packet);
             } catch (Throwable t) {
                 ReferenceCountUtil.safeRelease(packet);
                 internalError(t);
@@ -488,10 +512,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         @Override
         public void channelReadComplete(ChannelHandlerContext c) {
             flushVip();
-            if (upstreamDirty) {
-                upstreamDirty = false;
-                upstream.flush();
-            }
+            flushUpstreams();
             publishTransactions();
         }
 

