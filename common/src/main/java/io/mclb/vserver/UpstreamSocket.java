@@ -23,6 +23,8 @@ final class UpstreamSocket {
     final HashMap<InetSocketAddress, Flow> byTarget = new HashMap<>();
     private ArrayDeque<DatagramPacket> pending;
     private boolean ready;
+    /** Closed (idle) or failed to bind: free lists that still name it skip it. */
+    boolean closed;
 
     UpstreamSocket(Channel channel, boolean ready) {
         this.channel = channel;

@@ -22,6 +22,7 @@ public final class FakeUdpReal implements AutoCloseable {
     private volatile boolean silent;
     private volatile boolean closed;
     private volatile InetSocketAddress lastSender;
+    private final java.util.Set<Integer> senderPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public FakeUdpReal(String address) throws IOException {
         socket = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0));
@@ -44,6 +45,7 @@ public final class FakeUdpReal implements AutoCloseable {
             }
             received.incrementAndGet();
             lastSender = (InetSocketAddress) p.getSocketAddress();
+            senderPorts.add(p.getPort());
             if (!silent) {
                 try {
                     socket.send(new DatagramPacket(p.getData(), p.getOffset(), p.getLength(), p.getSocketAddress()));
@@ -55,6 +57,15 @@ public final class FakeUdpReal implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Distinct source ports seen since the last {@link #clearSenderPorts()} (mclb's upstream sockets). */
+    public java.util.Set<Integer> senderPorts() {
+        return java.util.Set.copyOf(senderPorts);
+    }
+
+    public void clearSenderPorts() {
+        senderPorts.clear();
     }
 
     public int port() {

@@ -125,6 +125,34 @@ class FlowRelayTest {
     }
 
     @Test
+    void eachUpstreamSocketCarriesOneFlowPerRealAndIdleSocketsAreReused() throws Exception {
+        FakeUdpReal[] reals = {real("127.0.0.11"), real("127.0.0.12")};
+        int port = freePort();
+        start("mclb event-loops 1\n" + farm("F", reals, new int[] {1, 1}, "")
+                + "ip slb vserver V\n virtual 127.0.0.100 udp " + port + "\n serverfarm F\n idle 5\n inservice\n");
+        InetSocketAddress vip = new InetSocketAddress("127.0.0.100", port);
+        for (int round = 0; round < 2; round++) {
+            reals[0].clearSenderPorts();
+            reals[1].clearSenderPorts();
+            List<DatagramSocket> clients = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                DatagramSocket c = client("127.0.0.1");
+                clients.add(c);
+                assertThat(FakeUdpReal.exchange(c, new byte[] {(byte) i}, vip, 2000)).as("flow %d", i).isNotNull();
+            }
+            // round robin: 200 flows per real, and one socket serves one flow of each real
+            assertThat(reals[0].senderPorts()).hasSize(200);
+            assertThat(reals[1].senderPorts()).hasSize(200);
+            assertThat(reals[0].senderPorts()).containsExactlyInAnyOrderElementsOf(reals[1].senderPorts());
+            clock.advanceSeconds(6); // every flow idles out; the sockets they used are closed but one
+            await().atMost(Duration.ofSeconds(10)).until(() -> rt.vservers().get("V").flows() == 0);
+            for (DatagramSocket c : clients) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
     void clientsOutsideTheAclAndOversizedDatagramsAreDroppedAndCounted() throws Exception {
         FakeUdpReal[] reals = {real("127.0.0.11")};
         int port = freePort();
