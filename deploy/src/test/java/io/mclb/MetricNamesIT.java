@@ -41,15 +41,11 @@ class MetricNamesIT {
     }
 
     private static int freeTcpPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeTcp("127.0.0.1");
     }
 
     private static int freeUdpPort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.100");
     }
 
     private HttpResponse<String> get(String url, String accept) throws Exception {

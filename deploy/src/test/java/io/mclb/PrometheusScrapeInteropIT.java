@@ -172,14 +172,10 @@ class PrometheusScrapeInteropIT {
     }
 
     private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeTcp("127.0.0.1");
     }
 
     private static int freeUdpPort(InetAddress a) throws IOException {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, 0))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp(a.getHostAddress());
     }
 }

@@ -65,9 +65,7 @@ class RunProcessIT {
     }
 
     private static int freeTcpPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeTcp("127.0.0.1");
     }
 
     private String get(int admin, String path) {
@@ -102,9 +100,7 @@ class RunProcessIT {
         closeMe.add(b);
         int admin = freeTcpPort();
         int port;
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-            port = s.getLocalPort();
-        }
+        port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
         Path data = dir.resolve("data");
         Path cfg = dir.resolve("mclb.cfg");
         Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));

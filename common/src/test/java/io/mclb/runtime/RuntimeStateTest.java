@@ -44,9 +44,7 @@ class RuntimeStateTest {
         b = new FakeUdpReal("127.0.0.12");
         closeMe.add(a);
         closeMe.add(b);
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-            port = s.getLocalPort();
-        }
+        port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
     }
 
     private String config(int weightA, String vserverExtra) {
@@ -137,9 +135,7 @@ class RuntimeStateTest {
     void virtualServersInOneStickyGroupShareOneTable() throws Exception {
         reals();
         int port2;
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-            port2 = s.getLocalPort();
-        }
+        port2 = io.mclb.testing.Ports.freeUdp("127.0.0.100");
         String cfg = config(1, " sticky 300 group 7\n")
                 + "ip slb vserver V2\n virtual 127.0.0.100 udp " + port2 + "\n serverfarm F\n sticky 300 group 7\n inservice\n";
         try (MclbRuntime rt = start(cfg)) {
@@ -162,9 +158,7 @@ class RuntimeStateTest {
         try (MclbRuntime rt = start(config(8, ""))) {
             assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[] {1}, vip(), 2000)).isNotNull();
             int old = port;
-            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-                port = s.getLocalPort();
-            }
+            port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
             rt.reload(ConfigParser.parse("test.cfg", config(8, ""), dir, List.of()));
             assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[] {1}, vip(), 2000)).isNotNull();
             assertThat(FakeUdpReal.exchange(client("127.0.0.1"), new byte[] {1},

@@ -80,9 +80,7 @@ final class RelayHarness implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.1");
     }
 
     DatagramSocket client() throws IOException {

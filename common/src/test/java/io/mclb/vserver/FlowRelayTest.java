@@ -77,9 +77,7 @@ class FlowRelayTest {
     private static final InetSocketAddress VIP = new InetSocketAddress("127.0.0.100", 0);
 
     private static int freePort() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.100", 0))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.100");
     }
 
     @Test

@@ -107,14 +107,10 @@ class HaReplicationWiringTest {
     }
 
     private static int freeUdp() throws Exception {
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.1");
     }
 
     private static int freeTcp() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeTcp("0.0.0.0");
     }
 }

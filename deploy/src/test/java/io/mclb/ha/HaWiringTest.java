@@ -31,16 +31,9 @@ class HaWiringTest {
     @Test
     void aLoneNodeBecomesActiveAndServesItsStandbyGatedVirtualServer() throws Exception {
         int admin;
-        try (ServerSocket s = new ServerSocket(0)) {
-            admin = s.getLocalPort();
-        }
-        int vport;
-        int haPort;
-        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-             DatagramSocket t = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            vport = s.getLocalPort();
-            haPort = t.getLocalPort();
-        }
+        admin = io.mclb.testing.Ports.freeTcp("127.0.0.1");
+        int vport = io.mclb.testing.Ports.freeUdp("127.0.0.1");
+        int haPort = io.mclb.testing.Ports.freeUdp("127.0.0.1");
         Path cfg = dir.resolve("mclb.cfg");
         Files.writeString(cfg, "mclb admin 127.0.0.1 " + admin + "\nmclb data-dir " + dir.resolve("data")
                 + "\nmclb sticky entries 10000\nmclb ha vip-control noop\nmclb ha port " + haPort + "\n"

@@ -30,9 +30,7 @@ final class GtpHarness implements AutoCloseable {
     MclbRuntime runtime;
 
     static int freePort(String address) throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName(address))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp(address);
     }
 
     FakeGgsn ggsn(String address) throws IOException {

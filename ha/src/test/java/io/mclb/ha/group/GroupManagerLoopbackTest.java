@@ -23,7 +23,15 @@ import static org.awaitility.Awaitility.await;
 class GroupManagerLoopbackTest {
     private static final int HELLO_MS = 50;
     private static final int HOLD_MS = 200;
-    private final int port = 20000 + ThreadLocalRandom.current().nextInt(20000);
+    private final int port = haPort();
+
+    private static int haPort() {
+        try {
+            return io.mclb.testing.Ports.freeUdp("127.0.0.2");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
     private final List<GroupManager> managers = new ArrayList<>();
     private final SimpleMeterRegistry regA = new SimpleMeterRegistry();
     private final SimpleMeterRegistry regB = new SimpleMeterRegistry();

@@ -99,9 +99,7 @@ final class RadiusHarness implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.100"))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.100");
     }
 
     DatagramSocket nas() throws IOException {

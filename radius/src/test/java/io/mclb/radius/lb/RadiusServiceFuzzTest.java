@@ -446,9 +446,7 @@ class RadiusServiceFuzzTest {
     }
 
     private static int freePort() throws IOException {
-        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.100"))) {
-            return s.getLocalPort();
-        }
+        return io.mclb.testing.Ports.freeUdp("127.0.0.100");
     }
 
     // ---- the requests ----
