@@ -1,6 +1,9 @@
 package io.mclb.sticky;
 
-/** MurmurHash64A, for hashing long identities into fixed-size keys and for stable real ids. */
+/**
+ * MurmurHash64A, for hashing long identities into fixed-size keys and for stable real ids, and
+ * MurmurHash3's 64-bit finaliser for mixing keys that are already 64 bits.
+ */
 public final class Hashing {
     private Hashing() {
     }
@@ -40,5 +43,15 @@ public final class Hashing {
         h *= m;
         h ^= h >>> r;
         return h;
+    }
+
+    /** MurmurHash3's fmix64: a bijection in which every input bit affects every output bit. */
+    public static long fmix64(long k) {
+        k ^= k >>> 33;
+        k *= 0xff51afd7ed558ccdL;
+        k ^= k >>> 33;
+        k *= 0xc4ceb9fe1a85ec53L;
+        k ^= k >>> 33;
+        return k;
     }
 }

@@ -228,12 +228,6 @@ final class TransactionTable {
      * profile of the first GTP benchmark after the linger fix).
      */
     private static long upstreamKey(int path, long id) {
-        long k = ((long) path << 40) ^ id;
-        k ^= k >>> 33;
-        k *= 0xff51afd7ed558ccdL;
-        k ^= k >>> 33;
-        k *= 0xc4ceb9fe1a85ec53L;
-        k ^= k >>> 33;
-        return k;
+        return io.mclb.sticky.Hashing.fmix64(((long) path << 40) ^ id);
     }
 }

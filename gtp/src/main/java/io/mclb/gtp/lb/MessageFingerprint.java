@@ -1,5 +1,6 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.sticky.Hashing;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -23,19 +24,12 @@ final class MessageFingerprint {
         int end = buf.writerIndex();
         long h = 0x9E3779B97F4A7C15L ^ (end - i);
         for (; i + 8 <= end; i += 8) {
-            h = mix(h ^ buf.getLong(i));
+            h = Hashing.fmix64(h ^ buf.getLong(i));
         }
         long tail = 0;
         for (; i < end; i++) {
             tail = (tail << 8) | (buf.getByte(i) & 0xFF);
         }
-        return mix(h ^ tail);
-    }
-
-    /** The 64-bit finaliser of MurmurHash3: every input bit affects every output bit. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-        return z ^ (z >>> 33);
+        return Hashing.fmix64(h ^ tail);
     }
 }
