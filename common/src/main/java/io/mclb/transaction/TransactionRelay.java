@@ -9,7 +9,6 @@ import io.mclb.vserver.Assigner;
 import io.mclb.vserver.Relay;
 import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -59,12 +58,10 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
     private final StickyKey key = new StickyKey();
     private final TransactionTable table;
     /** This loop's upstream sockets ({@link ServiceInspector#upstreamSockets()}); index = socket number. */
-    private final Channel[] upstreams;
+    private final UpstreamSockets upstreams;
     private Channel vip;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
-    /** Bit i: upstream socket i was written since its last flush. */
-    private long upstreamDirty;
     private boolean warnedInternal;
     /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
     private long publishedTransactions;
@@ -87,20 +84,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         this.table = new TransactionTable(inspector.idBits(), sockets);
         InetAddress family = vs.snapshot().farm().reals().length > 0 ? vs.snapshot().farm().reals()[0].address()
                 : vs.snapshot().config().address();
-        InetAddress any = family instanceof java.net.Inet6Address ? wildcard("::") : wildcard("0.0.0.0");
-        this.upstreams = new Channel[sockets];
-        for (int i = 0; i < sockets; i++) {
-            Bootstrap b = VirtualServer.upstreamTemplate(family).group(loop).handler(new UpstreamHandler(i));
-            upstreams[i] = b.bind(new InetSocketAddress(any, 0)).syncUninterruptibly().channel();
-        }
-    }
-
-    private static InetAddress wildcard(String a) {
-        try {
-            return InetAddress.getByName(a);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        this.upstreams = new UpstreamSockets(sockets, family, loop, UpstreamHandler::new);
     }
 
     @Override
@@ -126,7 +110,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        flushUpstreams();
+        upstreams.flush();
         flushVip();
         publishTransactions();
     }
@@ -248,7 +232,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests().increment();
-        writeUpstream(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+        upstreams.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
     }
 
     /**
@@ -286,7 +270,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
-        writeUpstream(table.socketOf(tx), new DatagramPacket(buf, target));
+        upstreams.write(table.socketOf(tx), new DatagramPacket(buf, target));
         return true;
     }
 
@@ -316,7 +300,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             ByteBuf answer = inspector.unsolicited(buf, sender);
             if (answer != null) {
                 packet.release();
-                writeUpstream(socket, new DatagramPacket(answer, sender));
+                upstreams.write(socket, new DatagramPacket(answer, sender));
                 vs.metrics().localAnswers.increment();
                 return;
             }
@@ -443,27 +427,9 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
             table.removeOldestAnswered();
         }
         publishTransactions();
-        for (Channel u : upstreams) {
-            u.close();
-        }
+        upstreams.close();
         if (vip != null) {
             vip.close();
-        }
-    }
-
-    private void writeUpstream(int socket, DatagramPacket p) {
-        Channel u = upstreams[socket];
-        u.write(p, u.voidPromise());
-        upstreamDirty |= 1L << socket;
-    }
-
-    private void flushUpstreams() {
-        long dirty = upstreamDirty;
-        upstreamDirty = 0;
-        while (dirty != 0) {
-            int i = Long.numberOfTrailingZeros(dirty);
-            dirty &= dirty - 1;
-            upstreams[i].flush();
         }
     }
 
@@ -512,7 +478,7 @@ public final class TransactionRelay extends ChannelInboundHandlerAdapter impleme
         @Override
         public void channelReadComplete(ChannelHandlerContext c) {
             flushVip();
-            flushUpstreams();
+            upstreams.flush();
             publishTransactions();
         }
 
