@@ -19,6 +19,7 @@ import io.mclb.vserver.ServingGate;
 import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -95,8 +96,7 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
             Gauge.builder(MetricNames.STICKY_ENTRIES, sticky, t -> t.size(k)).description("Sticky entries per table")
                     .tag("table", k.label()).register(registry);
         }
-        io.micrometer.core.instrument.FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky,
-                        StickyTable::refusedFull)
+        FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
     }
 

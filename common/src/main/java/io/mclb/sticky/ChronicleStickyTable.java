@@ -7,11 +7,14 @@ import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 import net.openhft.chronicle.map.MapSegmentContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiPredicate;
 
@@ -42,10 +45,9 @@ public final class ChronicleStickyTable implements StickyTable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LongAdder refusedFull = new LongAdder();
     /** At most one "table full" warning per interval: the condition lasts, the log must not flood. */
-    private final java.util.concurrent.atomic.AtomicLong lastFullLogMs = new java.util.concurrent.atomic.AtomicLong(
-            Long.MIN_VALUE / 2);
+    private final AtomicLong lastFullLogMs = new AtomicLong(Long.MIN_VALUE / 2);
     private static final long FULL_LOG_INTERVAL_MS = 10_000;
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChronicleStickyTable.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ChronicleStickyTable.class);
 
     /**
      * @param map        an open map of {@link StickyKey#SIZE}-byte keys to {@link StickyValue#SIZE}-byte values

@@ -1,10 +1,12 @@
 package io.mclb.transaction;
 
 import io.mclb.farm.RealServer;
+import io.mclb.sticky.Hashing;
 import io.netty.util.collection.LongObjectHashMap;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 
 /**
@@ -207,11 +209,11 @@ final class TransactionTable {
             b = paths.size();
             paths.put(target, b);
             if (b >= currentSocket.length) {
-                currentSocket = java.util.Arrays.copyOf(currentSocket, currentSocket.length * 2);
+                currentSocket = Arrays.copyOf(currentSocket, currentSocket.length * 2);
             }
             int last = (b + 1) * sockets;
             if (last > nextId.length) {
-                nextId = java.util.Arrays.copyOf(nextId, Math.max(last, nextId.length * 2));
+                nextId = Arrays.copyOf(nextId, Math.max(last, nextId.length * 2));
             }
             for (int path = b * sockets; path < last; path++) {
                 // start each path at a different point: ids seen by a real after a restart of mclb differ
@@ -228,6 +230,6 @@ final class TransactionTable {
      * profile of the first GTP benchmark after the linger fix).
      */
     private static long upstreamKey(int path, long id) {
-        return io.mclb.sticky.Hashing.fmix64(((long) path << 40) ^ id);
+        return Hashing.fmix64(((long) path << 40) ^ id);
     }
 }

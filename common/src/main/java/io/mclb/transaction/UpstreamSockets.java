@@ -7,6 +7,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -30,7 +31,7 @@ final class UpstreamSockets {
         if (count < 1 || count > 64) {
             throw new IllegalArgumentException("upstream sockets: " + count + ", allowed 1..64");
         }
-        InetAddress any = wildcard(family instanceof java.net.Inet6Address ? "::" : "0.0.0.0");
+        InetAddress any = wildcard(family instanceof Inet6Address ? "::" : "0.0.0.0");
         sockets = new Channel[count];
         for (int i = 0; i < count; i++) {
             Bootstrap b = VirtualServer.upstreamTemplate(family).group(loop).handler(handler.apply(i));

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -167,7 +168,7 @@ final class HaReplication implements AutoCloseable {
         String text = ConfigWriter.write(now.config());
         roles.execute(() -> {
             if (next != null && !sameSettings(next, config)) {
-                if (!java.util.Objects.equals(next.password(), config.password())) {
+                if (!Objects.equals(next.password(), config.password())) {
                     replicator.rollOver(config.password(), next.passwordTimeout());
                     LOG.info("replication: password changed; the previous one stays valid for {} s",
                             next.passwordTimeout().toSeconds());
@@ -187,7 +188,7 @@ final class HaReplication implements AutoCloseable {
     private static boolean sameSettings(ReplicationConfig a, ReplicationConfig b) {
         return a.listenAddress().equals(b.listenAddress()) && a.remoteAddress().equals(b.remoteAddress())
                 && a.port() == b.port() && a.interval().equals(b.interval())
-                && java.util.Objects.equals(a.password(), b.password()) && java.util.Objects.equals(a.tls(), b.tls());
+                && Objects.equals(a.password(), b.password()) && Objects.equals(a.tls(), b.tls());
     }
 
     /** True while the stream to or from the peer is up. */

@@ -21,6 +21,7 @@ import io.mclb.vserver.VserverSnapshot;
 import io.netty.buffer.ByteBuf;
 
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 
 /**
  * The GTP service on one event loop (GTPv0 on 3386, v1/v2 on 2123; the version is read from each
@@ -369,7 +370,7 @@ public final class GtpInspector implements ServiceInspector {
         } else if (version == 0) {
             len = v0.ies().gsnAddress(0, address);
         }
-        byte[] ggsn = len == 0 ? null : java.util.Arrays.copyOf(address, len);
+        byte[] ggsn = len == 0 ? null : Arrays.copyOf(address, len);
         long idleNs = settings().imsiSeconds() * 1_000_000_000L;
         module.sessions().open(ci.imsiRaw(), ci.nsapi(), real, teid, ggsn, clock.nanoTime(), idleNs);
     }

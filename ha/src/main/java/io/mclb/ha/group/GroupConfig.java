@@ -1,6 +1,7 @@
 package io.mclb.ha.group;
 
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -72,7 +73,7 @@ public record GroupConfig(String iface, InetAddress address, int prefix, int ver
         return o instanceof GroupConfig g && iface.equals(g.iface) && address.equals(g.address) && prefix == g.prefix
                 && version == g.version && group == g.group && name.equals(g.name) && Objects.equals(vip, g.vip)
                 && priority == g.priority && preempt == g.preempt && preemptDelayMs == g.preemptDelayMs
-                && helloMs == g.helloMs && holdMs == g.holdMs && java.util.Arrays.equals(key, g.key)
+                && helloMs == g.helloMs && holdMs == g.holdMs && Arrays.equals(key, g.key)
                 && tracks.equals(g.tracks) && peers.equals(g.peers);
     }
 

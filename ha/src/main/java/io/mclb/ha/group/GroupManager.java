@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -52,7 +53,7 @@ public final class GroupManager implements ServingGate, AutoCloseable {
     private final Map<String, StandbyGroup> byName = new LinkedHashMap<>();
     private final Map<Integer, List<StandbyGroup>> byNumber = new HashMap<>();
     /** Replaced by {@link #reconfigure} on the {@code mclb-ha} thread. */
-    private final Map<StandbyGroup, HelloCodec> codecs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<StandbyGroup, HelloCodec> codecs = new ConcurrentHashMap<>();
     private final Map<StandbyGroup, DatagramChannel> unicast = new HashMap<>();
     private final Map<StandbyGroup, InetSocketAddress> multicastDest = new HashMap<>();
     private final Map<StandbyGroup, DatagramChannel> vipSockets = new HashMap<>();

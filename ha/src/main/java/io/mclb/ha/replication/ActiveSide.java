@@ -34,6 +34,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The active node's end: listens on {@code LISTEN-IP:PORT}, accepts only {@code REMOTE-IP}, and
@@ -65,7 +66,7 @@ final class ActiveSide {
     private final EventLoop loop;
     private final ChangeRing ring;
     private final SslContext ssl;
-    private final java.util.function.Supplier<PasswordRollOver> rollOver;
+    private final Supplier<PasswordRollOver> rollOver;
     /** True from a producer's wake-up until the drain task runs (or while the socket is full). */
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     /** Set by a producer that found the ring full; the loop answers with a new snapshot. */
@@ -81,7 +82,7 @@ final class ActiveSide {
 
     ActiveSide(ReplicationConfig config, StickyTable table, ReplicatedState state, ReplicationMetrics metrics,
                EventLoopGroup group, ChangeRing ring, SslContext ssl,
-               java.util.function.Supplier<PasswordRollOver> rollOver) {
+               Supplier<PasswordRollOver> rollOver) {
         this.rollOver = rollOver;
         this.config = config;
         this.table = table;

@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The standby's end: connects from {@code LISTEN-IP} to the active's {@code REMOTE-IP:PORT},
@@ -79,13 +80,13 @@ final class StandbySide {
     private final SecureRandom random = new SecureRandom();
     private volatile boolean stopped;
     private volatile Channel channel;
-    private final java.util.function.Supplier<PasswordRollOver> rollOver;
+    private final Supplier<PasswordRollOver> rollOver;
     /** Connection attempts so far: during a roll-over, odd ones use the previous password. */
     private int attempts;
 
     StandbySide(ReplicationConfig config, StickyTable table, ReplicatedState state, ConfigReceiver configReceiver,
                 ReplicationMetrics metrics, EventLoopGroup group, SslContext ssl,
-                java.util.function.Supplier<PasswordRollOver> rollOver) {
+                Supplier<PasswordRollOver> rollOver) {
         this.rollOver = rollOver;
         this.config = config;
         this.table = table;

@@ -10,6 +10,7 @@ import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -90,7 +91,7 @@ public final class StickyReplicator implements AutoCloseable {
      * password is closed when the window ends, and the peer must then use the new one. Call before
      * {@link #startActive} or {@link #startStandby} with the new password.
      */
-    public void rollOver(String previous, java.time.Duration validFor) {
+    public void rollOver(String previous, Duration validFor) {
         rollOver = validFor.isZero() ? null : new PasswordRollOver(previous, System.nanoTime() + validFor.toNanos());
     }
 
