@@ -33,6 +33,11 @@ final class GtpHarness implements AutoCloseable {
         return io.mclb.testing.Ports.freeUdp(address);
     }
 
+    /** The usual farm of the service tests: fake GGSNs on 127.0.0.2, .3 and .4. */
+    List<FakeGgsn> threeGgsns() throws IOException {
+        return List.of(ggsn("127.0.0.2"), ggsn("127.0.0.3"), ggsn("127.0.0.4"));
+    }
+
     FakeGgsn ggsn(String address) throws IOException {
         FakeGgsn g = new FakeGgsn(address, 0x10000 * (ggsns.size() + 1));
         ggsns.add(g);

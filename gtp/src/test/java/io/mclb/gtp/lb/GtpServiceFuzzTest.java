@@ -89,9 +89,7 @@ class GtpServiceFuzzTest {
 
     private void start() throws Exception {
         h = new GtpHarness();
-        FakeGgsn a = h.ggsn("127.0.0.2");
-        FakeGgsn b = h.ggsn("127.0.0.3");
-        FakeGgsn c = h.ggsn("127.0.0.4");
+        List<FakeGgsn> farm = h.threeGgsns();
         int p1 = GtpHarness.freePort("127.0.0.1");
         int p0 = GtpHarness.freePort("127.0.0.1");
         vip1 = new InetSocketAddress("127.0.0.1", p1);
@@ -99,7 +97,7 @@ class GtpServiceFuzzTest {
         // numconns 255: mutated node-failure causes and unanswered requests charge failures, but a
         // real answering in between must not be failed out, or the fuzz would only reach no_real_available
         String reals = "";
-        for (FakeGgsn g : List.of(a, b, c)) {
+        for (FakeGgsn g : farm) {
             reals += " real " + g.address() + " " + g.port() + "\n  faildetect numconns 255\n  inservice\n";
         }
         String cfg = "mclb admin 127.0.0.1 " + GtpHarness.freePort("127.0.0.1") + "\n"

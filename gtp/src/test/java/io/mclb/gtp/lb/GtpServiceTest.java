@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,9 +38,7 @@ class GtpServiceTest {
     /** The issue's configuration with ports adapted; {@code predictor}, {@code extraVserver} lines vary per test. */
     private String issueConfig(String predictor, String extraVserver) throws Exception {
         h = new GtpHarness();
-        FakeGgsn a = h.ggsn("127.0.0.2");
-        FakeGgsn b = h.ggsn("127.0.0.3");
-        FakeGgsn c = h.ggsn("127.0.0.4");
+        List<FakeGgsn> farm = h.threeGgsns();
         int p1 = GtpHarness.freePort("127.0.0.1");
         int p0 = GtpHarness.freePort("127.0.0.1");
         vip1 = new InetSocketAddress("127.0.0.1", p1);
@@ -51,14 +50,14 @@ class GtpServiceTest {
                 + "ip slb serverfarm GGSN-FARM\n"
                 + " predictor " + predictor + "\n"
                 + " failaction gtp purge\n"
-                + " real 127.0.0.2 " + a.port() + "\n"
+                + " real 127.0.0.2 " + farm.get(0).port() + "\n"
                 + "  weight 8\n"
                 + "  faildetect numconns 4\n"
                 + "  retry 30\n"
                 + "  inservice\n"
-                + " real 127.0.0.3 " + b.port() + "\n"
+                + " real 127.0.0.3 " + farm.get(1).port() + "\n"
                 + "  inservice\n"
-                + " real 127.0.0.4 " + c.port() + "\n"
+                + " real 127.0.0.4 " + farm.get(2).port() + "\n"
                 + "  inservice\n"
                 + "ip slb vserver GGSN-GN\n"
                 + " virtual 127.0.0.1 udp " + p1 + " service gtp-inspect\n"

@@ -22,13 +22,11 @@ final class RadiusFuzzMutations {
     }
 
     private int pick(int... v) {
-        return v[rnd.nextInt(v.length)];
+        return FuzzDraws.pick(rnd, v);
     }
 
     private byte[] random(int len) {
-        byte[] b = new byte[len];
-        rnd.nextBytes(b);
-        return b;
+        return FuzzDraws.bytes(rnd, len);
     }
 
     // -- before signing: the request is then signed as if it were valid --

@@ -113,13 +113,11 @@ final class RadiusFuzzRequests {
     }
 
     private int pick(int... v) {
-        return v[rnd.nextInt(v.length)];
+        return FuzzDraws.pick(rnd, v);
     }
 
     private byte[] random(int len) {
-        byte[] b = new byte[len];
-        rnd.nextBytes(b);
-        return b;
+        return FuzzDraws.bytes(rnd, len);
     }
 
     // -- valid requests --

@@ -43,13 +43,11 @@ final class RadiusFuzzResponder implements FakeAaa.Responder {
     }
 
     private int pick(int... v) {
-        return v[rnd.nextInt(v.length)];
+        return FuzzDraws.pick(rnd, v);
     }
 
     private byte[] random(int len) {
-        byte[] b = new byte[len];
-        rnd.nextBytes(b);
-        return b;
+        return FuzzDraws.bytes(rnd, len);
     }
 
     @Override
