@@ -29,44 +29,39 @@ public final class GtpEchoEncoder {
      * SNDCP 0xFF, spare 0xFFFFFF, TID 0, then Recovery (TV 14).
      */
     public static int writeV0(ByteBuf out, int sequence, int restartCounter) {
-        out.writeByte(0x1E);
-        out.writeByte(GtpMessageType.V1_ECHO_RESPONSE);
-        out.writeShort(2);
-        out.writeShort(sequence);
-        out.writeShort(0);
-        out.writeByte(0xFF);
-        out.writeMedium(0xFFFFFF);
-        out.writeLong(0);
-        out.writeByte(RECOVERY_V1);
-        out.writeByte(restartCounter);
+        commonHeader(out, GtpHeader.Layout.V0, 0x1E, V0_LENGTH);
+        out.writeShort(sequence).writeShort(0).writeByte(0xFF).writeMedium(0xFFFFFF).writeLong(0);
+        recoveryTv(out, restartCounter);
         return V0_LENGTH;
     }
 
     /** GTPv1 Echo Response: flags 0x32 (S = 1), type 2, length 6, TEID 0, sequence, N-PDU 0, next 0, Recovery (TV 14). */
     public static int writeV1(ByteBuf out, int sequence, int restartCounter) {
-        out.writeByte(0x32);
-        out.writeByte(GtpMessageType.V1_ECHO_RESPONSE);
-        out.writeShort(6);
-        out.writeInt(0);
-        out.writeShort(sequence);
-        out.writeByte(0);
-        out.writeByte(0);
-        out.writeByte(RECOVERY_V1);
-        out.writeByte(restartCounter);
+        commonHeader(out, GtpHeader.Layout.V1, 0x32, V1_LENGTH);
+        out.writeInt(0).writeShort(sequence).writeByte(0).writeByte(0);
+        recoveryTv(out, restartCounter);
         return V1_LENGTH;
     }
 
     /** GTPv2 Echo Response: flags 0x40 (T = 0), type 2, length 9, 24-bit sequence, spare, Recovery IE (3, len 1, inst 0). */
     public static int writeV2(ByteBuf out, int sequence, int restartCounter) {
-        out.writeByte(0x40);
-        out.writeByte(GtpMessageType.V2_ECHO_RESPONSE);
-        out.writeShort(9);
-        out.writeMedium(sequence);
-        out.writeByte(0);
-        out.writeByte(RECOVERY_V2);
-        out.writeShort(1);
-        out.writeByte(0);
-        out.writeByte(restartCounter);
+        commonHeader(out, GtpHeader.Layout.V2, 0x40, V2_LENGTH);
+        out.writeMedium(sequence).writeByte(0);
+        out.writeByte(RECOVERY_V2).writeShort(1).writeByte(0).writeByte(restartCounter);
         return V2_LENGTH;
+    }
+
+    /**
+     * The four octets every version starts with; the length field is derived from the version's
+     * length origin so it cannot disagree with the octets the caller goes on to write.
+     */
+    private static void commonHeader(ByteBuf out, GtpHeader.Layout layout, int flags, int messageLength) {
+        int type = layout == GtpHeader.Layout.V2 ? GtpMessageType.V2_ECHO_RESPONSE : GtpMessageType.V1_ECHO_RESPONSE;
+        out.writeByte(flags).writeByte(type).writeShort(messageLength - layout.lengthOrigin);
+    }
+
+    /** The Recovery IE in the TV form v0 and v1 share: type 14, one octet. */
+    private static void recoveryTv(ByteBuf out, int restartCounter) {
+        out.writeByte(RECOVERY_V1).writeByte(restartCounter);
     }
 }

@@ -1,12 +1,11 @@
 package io.mclb.gtp.v0;
 
-import io.mclb.gtp.GtpDrops;
+import io.mclb.gtp.GtpHeader;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.Tbcd;
 import io.mclb.gtp.v1.GtpV1IeCursor;
 import io.mclb.gtp.v1.GtpV1IeIndex;
 import io.mclb.net.DropReason;
-import io.netty.buffer.ByteBuf;
 
 /**
  * Flyweight over a GTPv0 (GSM 09.60 section 6; gtp.md section 2) message at a buffer's reader index.
@@ -26,76 +25,30 @@ import io.netty.buffer.ByteBuf;
  *  | IEs (v1 TV/TLV format; 16/17 are 2-octet flow labels) ...     |
  * </pre>
  * Normal flags 0x1E. v0 has no TEID and no IMSI IE in the Create request: the subscriber is in the
- * TID, decoded per {@link TidLayout}. Validation order and the trailing-octets rule are those of
- * {@code GtpV1Message}; T-PDU (255) payload is not walked. PT = 0 (GTP') is refused.
+ * TID, decoded per {@link TidLayout}. The header checks, their order and the trailing-octets rule
+ * are {@link GtpHeader}'s (PT = 0, GTP', is refused); then every IE length is checked, except for
+ * T-PDU (255), whose payload is user data.
  * Accessors are defined only after {@code wrap} returned true; reusable, allocation-free.
  */
-public final class GtpV0Message {
+public final class GtpV0Message extends GtpHeader {
     public static final int HEADER_LENGTH = 20;
     /** Flags octet: version 0, PT 1, spare 111, SNN 0 (osmo-ggsn's value). */
     public static final int FLAGS = 0x1E;
 
     private final GtpV1IeIndex ies = new GtpV1IeIndex();
-    private ByteBuf buf;
-    private int base;
-    private int end;
-    private int datagramEnd;
-    private DropReason reason;
 
-    public boolean wrap(ByteBuf buf) {
-        return wrap(buf, buf.readerIndex(), buf.readableBytes());
+    public GtpV0Message() {
+        super(Layout.V0);
     }
 
-    /** Wraps {@code length} octets at absolute {@code offset}; false with {@link #reason()} when malformed. */
-    public boolean wrap(ByteBuf buf, int offset, int length) {
-        this.buf = buf;
-        this.base = offset;
-        this.datagramEnd = offset + length;
-        this.reason = null;
-        if (length < 1) {
-            return fail(GtpDrops.TRUNCATED_HEADER);
-        }
-        int flags = buf.getByte(offset) & 0xFF;
-        if ((flags >>> 5) != 0) {
-            return fail(GtpDrops.UNSUPPORTED_VERSION);
-        }
-        if (length < HEADER_LENGTH) {
-            return fail(GtpDrops.TRUNCATED_HEADER);
-        }
-        if ((flags & 0x10) == 0) {
-            return fail(GtpDrops.GTP_PRIME);
-        }
-        end = offset + HEADER_LENGTH + buf.getUnsignedShort(offset + 2);
-        if (end > datagramEnd) {
-            return fail(GtpDrops.LENGTH_EXCEEDS_DATAGRAM);
-        }
-        int ies0 = offset + HEADER_LENGTH;
-        boolean userData = messageType() == GtpMessageType.V1_T_PDU;
-        DropReason ieError = ies.index(buf, ies0, userData ? ies0 : end, true);
-        return ieError == null || fail(ieError);
+    @Override
+    protected DropReason wrapBody() {
+        return ies.index(buffer(), iesOffset(), userDataEnd(), true);
     }
 
-    private boolean fail(DropReason r) {
-        reason = r;
-        return false;
-    }
-
-    /** Why the last {@link #wrap} returned false; null after a successful wrap. */
-    public DropReason reason() {
-        return reason;
-    }
-
-    public ByteBuf buffer() {
-        return buf;
-    }
-
-    public int flags() {
-        return buf.getByte(base) & 0xFF;
-    }
-
-    /** Always 0 after a successful wrap. */
-    public int version() {
-        return flags() >>> 5;
+    /** A T-PDU's IEs end where they start: the payload after the header is user data, not IEs. */
+    private int userDataEnd() {
+        return messageType() == GtpMessageType.V1_T_PDU ? iesOffset() : endOffset();
     }
 
     /** Protocol type: 1 = GTP (GTP' is refused by wrap). */
@@ -103,57 +56,32 @@ public final class GtpV0Message {
         return (flags() >>> 4) & 1;
     }
 
-    public int messageType() {
-        return buf.getByte(base + 1) & 0xFF;
-    }
-
-    public GtpMessageType type() {
-        return GtpMessageType.v1(messageType());
-    }
-
-    /** Header length field: octets after the 20-octet header. */
-    public int length() {
-        return buf.getUnsignedShort(base + 2);
-    }
-
-    public int messageLength() {
-        return end - base;
-    }
-
-    public int trailingBytes() {
-        return datagramEnd - end;
-    }
-
-    /** 16-bit sequence number at offset 4 (always present in v0). */
-    public int sequence() {
-        return buf.getUnsignedShort(base + 4);
-    }
-
+    /** Patches the 16-bit sequence number at offset 4 (always present in v0). */
     public void setSequence(int sequence) {
-        buf.setShort(base + 4, sequence);
+        writeSequence(sequence);
     }
 
     /** Flow label at offset 6: 0 in path management and the first Create request, else the receiver's label. */
     public int flowLabel() {
-        return buf.getUnsignedShort(base + 6);
+        return buffer().getUnsignedShort(baseOffset() + 6);
     }
 
     public void setFlowLabel(int flowLabel) {
-        buf.setShort(base + 6, flowLabel);
+        buffer().setShort(baseOffset() + 6, flowLabel);
     }
 
     /** SNDCP N-PDU LLC number at offset 8 (0xFF when unused). */
     public int sndcpNpduNumber() {
-        return buf.getByte(base + 8) & 0xFF;
+        return buffer().getByte(baseOffset() + 8) & 0xFF;
     }
 
     /** The 8 TID octets at offset 12 as a big-endian long (the exact per-PDP key, layout-independent). */
     public long tid() {
-        return buf.getLong(base + 12);
+        return buffer().getLong(baseOffset() + 12);
     }
 
     public void setTid(long tid) {
-        buf.setLong(base + 12, tid);
+        buffer().setLong(baseOffset() + 12, tid);
     }
 
     /** NSAPI from the TID (0..15) under {@code layout}. */
@@ -174,15 +102,6 @@ public final class GtpV0Message {
         return Tbcd.decodeRaw(tidImsiRaw(layout), 8);
     }
 
-    /** Absolute offset of the first IE (base + 20). */
-    public int iesOffset() {
-        return base + HEADER_LENGTH;
-    }
-
-    public int endOffset() {
-        return end;
-    }
-
     /**
      * IEs indexed by wrap. In v0, {@code teidControl(true)} is Flow Label Signalling and
      * {@code teidDataI(true)} Flow Label Data I; GSN Address 0/1 are signalling/user (gtp.md section 10).
@@ -193,7 +112,6 @@ public final class GtpV0Message {
 
     /** Resets {@code cursor} over this message's IEs (v0 TV lengths). */
     public GtpV1IeCursor ieCursor(GtpV1IeCursor cursor) {
-        int p = iesOffset();
-        return cursor.reset(buf, p, messageType() == GtpMessageType.V1_T_PDU ? p : end, true);
+        return cursor.reset(buffer(), iesOffset(), userDataEnd(), true);
     }
 }
