@@ -1,7 +1,7 @@
 package io.mclb;
 
 import io.mclb.server.MclbServer;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import io.mclb.testing.FakeUdpReal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.mclb.perf.udp.UdpResponderFarm;
 import io.mclb.server.MclbServer;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

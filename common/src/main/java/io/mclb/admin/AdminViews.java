@@ -128,15 +128,15 @@ public final class AdminViews {
             return "#" + java.util.HexFormat.of().formatHex(id);
         }
         StickyKind kind = k.kind();
-        if ((kind == StickyKind.CLIENT_IP || kind == StickyKind.RADIUS_FRAMED_IP)
-                && (id.length == 4 || id.length == 16)) {
+        StickyKind.Format format = kind == null ? StickyKind.Format.TEXT : kind.format();
+        if (format == StickyKind.Format.ADDRESS && (id.length == 4 || id.length == 16)) {
             try {
                 return InetAddress.getByAddress(id).getHostAddress();
             } catch (UnknownHostException e) {
                 return java.util.HexFormat.of().formatHex(id);
             }
         }
-        if (kind == StickyKind.GTP_IMSI) {
+        if (format == StickyKind.Format.TBCD) {
             return tbcd(id);
         }
         boolean printable = true;

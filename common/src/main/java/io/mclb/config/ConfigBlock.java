@@ -1,6 +1,6 @@
 package io.mclb.config;
 
-/** The block a configuration line sits in; tells a {@link ConfigSyntax} extension where it is. */
+/** The block a configuration line sits in; tells a {@link io.mclb.service.ConfigSyntax} extension where it is. */
 public enum ConfigBlock {
     GLOBAL,
     SERVERFARM,

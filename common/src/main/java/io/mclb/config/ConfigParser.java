@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import io.mclb.service.ConfigSyntax;
+
 /**
  * Reads the IOS-SLB-compatible configuration language into an immutable {@link MclbConfig}.
  *
@@ -26,10 +28,15 @@ public final class ConfigParser {
     }
 
     /** Reads a file; relative paths inside it resolve against the file's directory. */
-    public static MclbConfig parse(Path file, List<ConfigSyntax> extensions) throws ConfigException, IOException {
+    public static MclbConfig parse(Path file, Grammar grammar) throws ConfigException, IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         Path dir = file.toAbsolutePath().getParent();
-        return parse(file.toString(), text, dir, file, extensions);
+        return parse(file.toString(), text, dir, file, grammar);
+    }
+
+    /** {@link #parse(Path, Grammar)} with syntaxes only (no probe types). */
+    public static MclbConfig parse(Path file, List<ConfigSyntax> extensions) throws ConfigException, IOException {
+        return parse(file, Grammar.of(extensions));
     }
 
     /**
@@ -39,14 +46,21 @@ public final class ConfigParser {
      * @param baseDir  relative paths resolve against it; null leaves them relative
      * @return the configuration, whose {@link MclbConfig#sourceFile()} is null
      */
+    public static MclbConfig parse(String fileName, String text, Path baseDir, Grammar grammar)
+            throws ConfigException {
+        return parse(fileName, text, baseDir, null, grammar);
+    }
+
+    /** {@link #parse(String, String, Path, Grammar)} with syntaxes only (no probe types). */
     public static MclbConfig parse(String fileName, String text, Path baseDir, List<ConfigSyntax> extensions)
             throws ConfigException {
-        return parse(fileName, text, baseDir, null, extensions);
+        return parse(fileName, text, baseDir, null, Grammar.of(extensions));
     }
 
     private static MclbConfig parse(String fileName, String text, Path baseDir, Path source,
-                                    List<ConfigSyntax> extensions) throws ConfigException {
-        ParseContext ctx = new ParseContext(fileName, extensions);
+                                    Grammar grammar) throws ConfigException {
+        List<ConfigSyntax> extensions = grammar.syntaxes();
+        ParseContext ctx = new ParseContext(fileName, grammar);
         GlobalParser g = new GlobalParser(ctx, baseDir);
         g.parse(Tokenizer.tree(text));
         List<ConfigError> warnings = new ArrayList<>(ctx.warnings);

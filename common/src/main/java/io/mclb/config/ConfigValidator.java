@@ -1,5 +1,7 @@
 package io.mclb.config;
 
+import io.mclb.service.ConfigSyntax;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -50,11 +50,17 @@ final class FarmParser {
         return new ServerFarmConfig(name, p.predictor, p.routeMap, p.purge, p.reals, p.extensions, ctx.at(n.line()));
     }
 
+    /** @return false when the line is not a core farm line (it is then offered to the extensions) */
     private boolean line(Tokenizer.Line l) throws BadLine {
         List<String> t = l.tokens();
         String k = t.get(0).toLowerCase(Locale.ROOT);
         switch (k) {
             case "predictor" -> predictor(t);
+            case "probe" -> {
+                String probe = Args.token(t, 1, "probe", "probe name");
+                Args.end(t, 1, "probe " + probe);
+                extensions.add(new ExtensionLine(ProbeParser.OWNER, t, List.of(), ctx.at(l), new ProbeRef(probe, ctx.at(l))));
+            }
             case "failaction" -> {
                 if (t.size() != 2 || !t.get(1).equalsIgnoreCase("purge")) {
                     return false;

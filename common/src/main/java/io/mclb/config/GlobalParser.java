@@ -38,10 +38,30 @@ final class GlobalParser {
     }
 
     void parse(List<Tokenizer.Node> roots) {
+        Map<String, SourceRef> probes = new LinkedHashMap<>();
+        java.util.Set<String> brokenProbes = new java.util.HashSet<>();
         for (Tokenizer.Node n : roots) {
             Tokenizer.Line l = n.line();
             if (l.is(0, "ip") && l.is(1, "slb") && (l.is(2, "serverfarm") || l.is(2, "vserver"))) {
                 block(n, l.tokens().get(2).toLowerCase(Locale.ROOT));
+                continue;
+            }
+            if (ProbeParser.isProbe(l)) {
+                ExtensionLine x = ProbeParser.parse(ctx, n);
+                if (x == null) {
+                    if (l.tokens().size() > 3) {
+                        brokenProbes.add(l.tokens().get(3));
+                    }
+                } else {
+                    ProbeConfig p = (ProbeConfig) x.record();
+                    SourceRef first = probes.putIfAbsent(p.name(), p.source());
+                    if (first != null) {
+                        ctx.error(l, "ip slb probe " + p.name() + ": duplicate name, first defined at line "
+                                + first.line());
+                    } else {
+                        extensions.add(x);
+                    }
+                }
                 continue;
             }
             try {
@@ -56,6 +76,36 @@ final class GlobalParser {
                 ctx.error(l, e.getMessage());
             }
             ctx.noChildren(n);
+        }
+        dropUndefinedProbeRefs(probes.keySet(), brokenProbes);
+    }
+
+    /**
+     * A farm's {@code probe NAME} without an {@code ip slb probe NAME} anywhere in the file does
+     * not apply: it is dropped with a warning (an IOS probe of a type this build lacks is an error
+     * at its own stanza, and references to a stanza with an error are dropped silently). A
+     * route-map farm keeps it: it takes no farm lines at all, which the route-map rules report.
+     */
+    private void dropUndefinedProbeRefs(java.util.Set<String> defined, java.util.Set<String> broken) {
+        for (Map.Entry<String, ServerFarmConfig> e : farms.entrySet()) {
+            ServerFarmConfig f = e.getValue();
+            if (f.predictor() == PredictorKind.ROUTE_MAP) {
+                continue;
+            }
+            List<ExtensionLine> kept = new ArrayList<>();
+            for (ExtensionLine x : f.extensions()) {
+                if (x.record() instanceof ProbeRef r && !defined.contains(r.name())) {
+                    if (!broken.contains(r.name())) {
+                        ctx.warnings.add(ConfigError.warning(x.source(), "ignored '" + x.text() + "': not used by mclb"));
+                    }
+                    continue;
+                }
+                kept.add(x);
+            }
+            if (kept.size() != f.extensions().size()) {
+                e.setValue(new ServerFarmConfig(f.name(), f.predictor(), f.routeMap(), f.failActionPurge(), f.reals(),
+                        kept, f.source()));
+            }
         }
     }
 

@@ -27,4 +27,23 @@ public record MclbConfig(GlobalConfig global, Map<String, ServerFarmConfig> farm
     public List<ExtensionLine> globalExtensions(String owner) {
         return globalExtensions.stream().filter(e -> e.owner().equals(owner)).toList();
     }
+
+    /** The top-level records of type {@code type}, in file order. */
+    public <T> List<T> records(Class<T> type) {
+        return ExtensionLine.records(globalExtensions, type);
+    }
+
+    /** The probes ({@code ip slb probe NAME TYPE}) by name, in file order. */
+    public Map<String, ProbeConfig> probes() {
+        Map<String, ProbeConfig> out = new java.util.LinkedHashMap<>();
+        for (ProbeConfig p : records(ProbeConfig.class)) {
+            out.put(p.name(), p);
+        }
+        return out;
+    }
+
+    /** Copy with another source file (a configuration received from a peer applies as the local file). */
+    public MclbConfig withSourceFile(java.nio.file.Path file) {
+        return new MclbConfig(global, farms, vservers, globalExtensions, warnings, file);
+    }
 }

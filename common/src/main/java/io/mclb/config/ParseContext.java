@@ -1,5 +1,8 @@
 package io.mclb.config;
 
+import io.mclb.service.ConfigSyntax;
+import io.mclb.service.ProbeFactory;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,23 +23,26 @@ final class ParseContext {
 
     private static final Set<String> IGNORED_GLOBAL = Set.of("entries", "maxbuffers", "natpool", "static", "timers");
     private static final Set<String> IGNORED_VSERVER = Set.of("advertise", "delay", "synguard", "access", "replicate");
-    private static final Set<String> IGNORED_FARM = Set.of("nat", "bindid", "probe", "access", "farm-weight");
+    private static final Set<String> IGNORED_FARM = Set.of("nat", "bindid", "access", "farm-weight");
 
     final String file;
     final List<ConfigSyntax> extensions;
+    final Map<String, ProbeFactory> probeTypes;
     final List<ConfigError> errors;
     final List<ConfigError> warnings;
+    private final Grammar grammar;
     private final Map<String, SourceRef> where = new HashMap<>();
     private final Set<String> broken = new HashSet<>();
 
-    ParseContext(String file, List<ConfigSyntax> extensions) {
-        this(file, extensions, new ArrayList<>(), new ArrayList<>());
+    ParseContext(String file, Grammar grammar) {
+        this(file, grammar, new ArrayList<>(), new ArrayList<>());
     }
 
-    private ParseContext(String file, List<ConfigSyntax> extensions, List<ConfigError> errors,
-                         List<ConfigError> warnings) {
+    private ParseContext(String file, Grammar grammar, List<ConfigError> errors, List<ConfigError> warnings) {
         this.file = file;
-        this.extensions = List.copyOf(extensions);
+        this.grammar = grammar;
+        this.extensions = grammar.syntaxes();
+        this.probeTypes = grammar.probeTypes();
         this.errors = errors;
         this.warnings = warnings;
     }
@@ -46,11 +52,15 @@ final class ParseContext {
      * body of a block whose name is a duplicate without letting it overwrite the first one's lines.
      */
     ParseContext scratch() {
-        return new ParseContext(file, extensions, errors, warnings);
+        return new ParseContext(file, grammar, errors, warnings);
     }
 
     SourceRef at(Tokenizer.Line l) {
         return new SourceRef(file, l.number());
+    }
+
+    ConfigLine line(Tokenizer.Line l) {
+        return new ConfigLine(l.tokens(), at(l));
     }
 
     void error(Tokenizer.Line l, String message) {
@@ -78,16 +88,19 @@ final class ParseContext {
      */
     ExtensionLine offer(ConfigBlock block, Tokenizer.Line l, List<Tokenizer.Line> children, String where) {
         for (ConfigSyntax x : extensions) {
-            ConfigSyntax.Claim c = x.claimLine(block, l.tokens());
-            if (c.kind() == ConfigSyntax.Claim.Kind.OK) {
+            ConfigSyntax.Claim c;
+            try {
+                c = x.claimLine(block, line(l));
+            } catch (BadLine e) {
+                error(l, e.getMessage());
+                return null;
+            }
+            if (c.claimed()) {
                 for (Tokenizer.Line child : children) {
                     error(child, "unexpected indented line '" + child.text() + "': '" + l.text() + "' opens no block");
                 }
-                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : l.tokens(), List.of(), at(l));
-            }
-            if (c.kind() == ConfigSyntax.Claim.Kind.ERROR) {
-                error(l, c.message());
-                return null;
+                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : l.tokens(), List.of(), at(l),
+                        c.record());
             }
         }
         if (ignored(block, l)) {
@@ -100,16 +113,20 @@ final class ParseContext {
 
     /** Offers an unknown top-level line with its sub-lines as a stanza first, then as a single line. */
     ExtensionLine offerStanza(Tokenizer.Node n) {
-        List<List<String>> kids = n.descendants().stream().map(Tokenizer.Line::tokens).toList();
+        List<Tokenizer.Line> lines = n.descendants();
+        List<List<String>> kids = lines.stream().map(Tokenizer.Line::tokens).toList();
+        List<ConfigLine> children = lines.stream().map(this::line).toList();
         for (ConfigSyntax x : extensions) {
-            ConfigSyntax.Claim c = x.claimStanza(n.line().tokens(), kids);
-            if (c.kind() == ConfigSyntax.Claim.Kind.OK) {
-                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : n.line().tokens(),
-                        c.storedChildren() != null ? c.storedChildren() : kids, at(n.line()));
-            }
-            if (c.kind() == ConfigSyntax.Claim.Kind.ERROR) {
-                error(n.line(), c.message());
+            ConfigSyntax.Claim c;
+            try {
+                c = x.claimStanza(line(n.line()), children);
+            } catch (BadLine e) {
+                error(n.line(), e.getMessage());
                 return null;
+            }
+            if (c.claimed()) {
+                return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : n.line().tokens(),
+                        c.storedChildren() != null ? c.storedChildren() : kids, at(n.line()), c.record());
             }
         }
         // children of an unknown or ignored stanza are not reported one by one: the header says it all

@@ -66,4 +66,14 @@ public record RealConfig(InetAddress address, int port, int weight, long maxConn
         return new RealConfig(address, port, weight, maxConns, maxClients, rate, reassign, faildetectNumconns,
                 faildetectNumclients, inbandFaildetect, retrySeconds, s, extensions, source);
     }
+
+    /** The records of type {@code type} claimed in this block, in file order. */
+    public <T> java.util.List<T> records(Class<T> type) {
+        return ExtensionLine.records(extensions, type);
+    }
+
+    /** The first record of type {@code type} claimed in this block, or null. */
+    public <T> T record(Class<T> type) {
+        return ExtensionLine.record(extensions, type);
+    }
 }

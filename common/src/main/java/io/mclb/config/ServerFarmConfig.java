@@ -30,4 +30,14 @@ public record ServerFarmConfig(String name, PredictorKind predictor, String rout
         }
         return true;
     }
+
+    /** The records of type {@code type} claimed in this block, in file order. */
+    public <T> java.util.List<T> records(Class<T> type) {
+        return ExtensionLine.records(extensions, type);
+    }
+
+    /** The first record of type {@code type} claimed in this block, or null. */
+    public <T> T record(Class<T> type) {
+        return ExtensionLine.record(extensions, type);
+    }
 }

@@ -64,4 +64,14 @@ public record VirtualServerConfig(String name, InetAddress address, int port, St
         }
         return !anyInclude;
     }
+
+    /** The records of type {@code type} claimed in this block, in file order. */
+    public <T> java.util.List<T> records(Class<T> type) {
+        return ExtensionLine.records(extensions, type);
+    }
+
+    /** The first record of type {@code type} claimed in this block, or null. */
+    public <T> T record(Class<T> type) {
+        return ExtensionLine.record(extensions, type);
+    }
 }

@@ -1,6 +1,8 @@
 package io.mclb.config;
 
 import java.net.Inet4Address;
+import io.mclb.service.ConfigSyntax;
+
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;

@@ -67,6 +67,9 @@ public final class RealServer {
     private final AtomicLong testStartedNs = new AtomicLong();
     /** -1 = no DFP weight; else 0..65535 overrides the configured weight. */
     private volatile int dfpWeight = -1;
+    /** Names of the probes that fail this real now; written under its own monitor (rare), read never on the data path. */
+    private final java.util.Set<String> failingProbes = new java.util.HashSet<>();
+    /** {@code !failingProbes.isEmpty()}, for the data path: one volatile read per eligibility check. */
     private volatile boolean probeFailed;
 
     /** Invariant: conns &gt;= 0. */
@@ -216,11 +219,36 @@ public final class RealServer {
         reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
     }
 
-    /** A health probe failed (true) or recovered (false). */
+    /**
+     * Probe {@code probe} fails this real (true) or passes again (false). The real is PROBE_FAILED
+     * while any of its probes fails, so two probes on one real never overwrite each other.
+     */
+    public void setProbeFailed(String probe, boolean failed) {
+        String reason;
+        synchronized (failingProbes) {
+            RealState before = state();
+            boolean changed = failed ? failingProbes.add(probe) : failingProbes.remove(probe);
+            if (!changed) {
+                return;
+            }
+            probeFailed = !failingProbes.isEmpty();
+            reason = failed ? "probe " + probe + " failed"
+                    : probeFailed ? "probe " + probe + " passes, still failed by " + String.join(", ", failingProbes)
+                    : "probe " + probe + " passes";
+            reportDerived(before, reason);
+        }
+    }
+
+    /** The probes that fail this real now (show commands). */
+    public java.util.List<String> failingProbes() {
+        synchronized (failingProbes) {
+            return java.util.List.copyOf(new java.util.TreeSet<>(failingProbes));
+        }
+    }
+
+    /** {@link #setProbeFailed(String, boolean)} for a real with a single health source (tests, tools). */
     public void setProbeFailed(boolean failed) {
-        RealState before = state();
-        probeFailed = failed;
-        reportDerived(before, failed ? "probe failed" : "probe recovered");
+        setProbeFailed("probe", failed);
     }
 
     /** Reports a change of the DFP/probe derived state (not load-driven ones). */

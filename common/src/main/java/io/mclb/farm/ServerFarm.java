@@ -4,7 +4,7 @@ import io.mclb.config.PredictorKind;
 import io.mclb.config.RealConfig;
 import io.mclb.config.ServerFarmConfig;
 import io.mclb.predictor.Predictor;
-import io.mclb.predictor.WeightedRoundRobin;
+import io.mclb.predictor.RouteMaps;
 import io.mclb.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * a reload is one atomic swap and readers never see half a farm. Reloads are serialised by the
  * monitor; reads take no lock.
  *
- * <p>{@code predictor route-map}: steering is done by the radius module; for such farms this
- * class uses weighted round robin when asked to pick, so the farm still works as a plain pool.
+ * <p>{@code predictor route-map}: a keyed predictor over the virtual server's backup farm's reals
+ * (a route-map farm has none of its own, IOS); the route maps are the configuration's, swapped with
+ * it on reload.
  */
 public final class ServerFarm {
     private static final Logger LOG = LoggerFactory.getLogger(ServerFarm.class);
@@ -57,6 +58,10 @@ public final class ServerFarm {
     private volatile Snapshot snapshot;
 
     public ServerFarm(ServerFarmConfig config, NanoClock clock, RealStateListener listener) {
+        this(config, clock, listener, RouteMaps.EMPTY);
+    }
+
+    public ServerFarm(ServerFarmConfig config, NanoClock clock, RealStateListener listener, RouteMaps routeMaps) {
         this.name = config.name();
         this.clock = clock;
         this.listener = listener == null ? RealStateListener.NONE : listener;
@@ -64,11 +69,16 @@ public final class ServerFarm {
         for (int i = 0; i < reals.length; i++) {
             reals[i] = new RealServer(name, config.reals().get(i), clock, this.listener);
         }
-        this.snapshot = new Snapshot(config, reals, predictorFor(config.predictor()));
+        this.snapshot = new Snapshot(config, reals, predictorFor(config, routeMaps));
     }
 
-    private static Predictor predictorFor(PredictorKind k) {
-        return k == PredictorKind.ROUTE_MAP ? new WeightedRoundRobin() : Predictor.of(k);
+    private static Predictor predictorFor(ServerFarmConfig c, RouteMaps routeMaps) {
+        return Predictor.of(c, routeMaps);
+    }
+
+    /** Whether the farm's predictor is keyed (a route map): its choice is the request's, not the load's. */
+    public boolean keyed() {
+        return snapshot.predictor.keyed();
     }
 
     public String name() {
@@ -91,18 +101,25 @@ public final class ServerFarm {
         return i >= 0 ? s.byIdReals[i] : null;
     }
 
+    /** {@link #pickAndAcquire(RealServer[], long, RealServer, boolean, long)} among the farm's own reals. */
+    public RealServer pickAndAcquire(long nowNs, RealServer exclude, boolean newClient) {
+        return pickAndAcquire(snapshot.reals, nowNs, exclude, newClient, 0);
+    }
+
     /**
-     * Chooses with the farm's predictor among eligible reals, excluding {@code exclude} (may be
-     * null), and claims the choice with {@link RealServer#tryAcquire}. Another loop may take the
-     * last slot between choice and claim, so a lost claim is retried, at most reals.length times.
+     * Chooses with the farm's predictor among {@code reals} (the farm's own, or for a route map the
+     * reals its next hops point at), excluding {@code exclude} (may be null), and claims the choice
+     * with {@link RealServer#tryAcquire}. Another loop may take the last slot between choice and
+     * claim, so a lost claim is retried, at most reals.length times: each attempt is one decision.
      *
      * @return the acquired real (the caller must {@link RealServer#release} it), or null
      */
-    public RealServer pickAndAcquire(long nowNs, RealServer exclude, boolean newClient) {
+    public RealServer pickAndAcquire(RealServer[] reals, long nowNs, RealServer exclude, boolean newClient,
+                                     long routeKey) {
         Snapshot s = snapshot;
-        RealServer[] reals = s.reals;
         for (int attempt = 0; attempt < reals.length; attempt++) {
-            int i = s.predictor.choose(reals, cursor.getAndIncrement(), nowNs, exclude, newClient);
+            long decision = s.predictor.keyed() ? 0 : cursor.getAndIncrement();
+            int i = s.predictor.choose(reals, decision, nowNs, exclude, newClient, routeKey);
             if (i < 0) {
                 return null;
             }
@@ -122,6 +139,11 @@ public final class ServerFarm {
      * @return the removed reals (their sticky entries and flows are the caller's to clean up)
      */
     public synchronized List<RealServer> update(ServerFarmConfig newConfig) {
+        return update(newConfig, RouteMaps.EMPTY);
+    }
+
+    /** {@link #update(ServerFarmConfig)} with the new configuration's route maps (a route-map farm reads them). */
+    public synchronized List<RealServer> update(ServerFarmConfig newConfig, RouteMaps routeMaps) {
         if (!newConfig.name().equals(name)) {
             throw new IllegalArgumentException("farm " + name + " cannot be reloaded as " + newConfig.name());
         }
@@ -151,8 +173,8 @@ public final class ServerFarm {
                 removed.add(r);
             }
         }
-        Predictor predictor = old.config.predictor() == newConfig.predictor() ? old.predictor
-                : predictorFor(newConfig.predictor());
+        Predictor predictor = old.config.predictor() == newConfig.predictor()
+                && newConfig.predictor() != PredictorKind.ROUTE_MAP ? old.predictor : predictorFor(newConfig, routeMaps);
         snapshot = new Snapshot(newConfig, next, predictor);
         if (!removed.isEmpty() || next.length != kept.size() || predictor != old.predictor) {
             LOG.info("farm {}: reloaded, {} reals ({} added, {} removed), predictor {}", name, next.length,

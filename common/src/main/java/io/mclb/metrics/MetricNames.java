@@ -53,6 +53,10 @@ public final class MetricNames {
     public static final String VSERVER_STATE = "mclb.vserver.state";
     /** counter {result}: configuration reloads (ok, failed). */
     public static final String CONFIG_RELOADS = "mclb.config.reloads";
+    /** counter {probe, farm, real, result}: probe checks by result (success, failure, timeout). */
+    public static final String PROBE_RESULTS = "mclb.probe.results";
+    /** timer {probe, farm, real}: round trip of passed probe checks. */
+    public static final String PROBE_DURATION = "mclb.probe.duration";
     /** gauge {version, transport}: 1; build information. */
     public static final String INFO = "mclb.info";
 }

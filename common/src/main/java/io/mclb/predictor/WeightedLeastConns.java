@@ -11,7 +11,8 @@ import io.mclb.farm.RealServer;
  */
 public final class WeightedLeastConns implements Predictor {
     @Override
-    public int choose(RealServer[] reals, long cursor, long nowNs, RealServer exclude, boolean newClient) {
+    public int choose(RealServer[] reals, long cursor, long nowNs, RealServer exclude, boolean newClient,
+                      long routeKey) {
         int n = reals.length;
         if (n == 0) {
             return -1;

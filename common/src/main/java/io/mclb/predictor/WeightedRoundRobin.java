@@ -57,7 +57,8 @@ public final class WeightedRoundRobin implements Predictor {
     private volatile Prefix cache;
 
     @Override
-    public int choose(RealServer[] reals, long cursor, long nowNs, RealServer exclude, boolean newClient) {
+    public int choose(RealServer[] reals, long cursor, long nowNs, RealServer exclude, boolean newClient,
+                      long routeKey) {
         int n = reals.length;
         if (n == 0) {
             return -1;

@@ -1,6 +1,8 @@
 package io.mclb.runtime;
 
+import io.mclb.binding.Bindings;
 import io.mclb.config.MclbConfig;
+import io.mclb.config.PredictorKind;
 import io.mclb.config.ServerFarmConfig;
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.farm.RealServer;
@@ -9,13 +11,21 @@ import io.mclb.farm.RealStateListener;
 import io.mclb.farm.ServerFarm;
 import io.mclb.metrics.MetricNames;
 import io.mclb.net.Transports;
+import io.mclb.predictor.RouteMaps;
+import io.mclb.probe.ProbeScheduler;
+import io.mclb.probe.ProbeStatus;
+import io.mclb.select.SubscriberClaims;
+import io.mclb.service.Modules;
+import io.mclb.service.ServiceContext;
+import io.mclb.service.ServiceInspector;
+import io.mclb.service.ServiceModule;
+import io.mclb.service.ServingGate;
 import io.mclb.sticky.StickyExpirySweeper;
 import io.mclb.sticky.StickyKind;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyTables;
 import io.mclb.time.NanoClock;
-import io.mclb.vserver.ServiceFactory;
-import io.mclb.vserver.ServingGate;
+import io.mclb.transaction.TransactionRelay;
 import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
 import io.micrometer.core.instrument.Counter;
@@ -44,11 +54,12 @@ import java.util.concurrent.TimeUnit;
  * of everything that did not change (real states and counters, listeners, flows, transactions,
  * sticky entries).
  */
-public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.ServiceContext {
+public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private static final Logger LOG = LoggerFactory.getLogger(MclbRuntime.class);
 
     private final NanoClock clock;
-    private final Map<String, ServiceFactory> services;
+    private final Map<String, ServiceModule> services;
+    private final List<ServiceModule> modules;
     private final ServingGate gate;
     private final PrometheusMeterRegistry registry;
     private final EventLoopGroup loops;
@@ -64,12 +75,15 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
     private final Map<String, VirtualServer> vservers = new ConcurrentHashMap<>();
     private final Map<Long, RealServer> realsById = new ConcurrentHashMap<>();
     private final RealStateListener stateListener = this::onRealTransition;
+    private final SubscriberClaims claims = new SubscriberClaims();
+    private final Bindings bindings;
+    private final ProbeScheduler probes;
     private volatile MclbConfig config;
 
-    private MclbRuntime(MclbConfig config, Map<String, ServiceFactory> services, ServingGate gate, NanoClock clock,
-                        StickyTable sticky) {
+    private MclbRuntime(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock, StickyTable sticky) {
         this.config = config;
-        this.services = Map.copyOf(services);
+        this.services = modules.byService();
+        this.modules = modules.services();
         this.gate = gate;
         this.clock = clock;
         this.sticky = sticky;
@@ -92,10 +106,14 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
         Gauge.builder(MetricNames.INFO, () -> 1).description("mclb build and transport")
                 .tag("version", version()).tag("transport", Transports.nativeEpoll() ? "epoll" : "nio")
                 .register(registry);
-        for (StickyKind k : StickyKind.values()) {
+        java.util.Set<StickyKind> kinds = new java.util.LinkedHashSet<>(StickyKind.all());
+        modules.services().forEach(m -> kinds.addAll(m.stickyKinds()));
+        for (StickyKind k : kinds) {
             Gauge.builder(MetricNames.STICKY_ENTRIES, sticky, t -> t.size(k)).description("Sticky entries per table")
                     .tag("table", k.label()).register(registry);
         }
+        this.bindings = new Bindings(clock, registry);
+        this.probes = new ProbeScheduler(this, modules.grammar().probeTypes());
         FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
     }
@@ -104,26 +122,28 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
      * Opens the sticky table in the data directory (recovering it after an unclean stop), builds
      * farms and virtual servers and binds their listeners.
      */
-    public static MclbRuntime start(MclbConfig config, Map<String, ServiceFactory> services, ServingGate gate,
-                                    NanoClock clock) throws Exception {
+    public static MclbRuntime start(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock)
+            throws Exception {
         StickyTable sticky = StickyTables.open(config.global().dataDir(), config.global().stickyEntries());
         MclbRuntime rt;
         try {
-            rt = new MclbRuntime(config, services, gate, clock, sticky);
+            rt = new MclbRuntime(config, modules, gate, clock, sticky);
         } catch (RuntimeException e) {
             sticky.close();
             throw e;
         }
         try {
             rt.sticky.addListener(rt.clientCounter);
+            RouteMaps routeMaps = RouteMaps.of(config);
             for (ServerFarmConfig f : config.farms().values()) {
-                rt.addFarm(f);
+                rt.addFarm(f, routeMaps);
             }
             rt.clientCounter.recount(sticky);
             rt.startServices();
             for (VirtualServerConfig v : config.vservers().values()) {
                 rt.addVserver(v);
             }
+            rt.probes.apply(config, rt.farms().values());
             rt.sweeper.start();
         } catch (Exception | Error e) {
             rt.close();
@@ -132,8 +152,8 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
         return rt;
     }
 
-    private void addFarm(ServerFarmConfig f) {
-        ServerFarm farm = new ServerFarm(f, clock, stateListener);
+    private void addFarm(ServerFarmConfig f, RouteMaps routeMaps) {
+        ServerFarm farm = new ServerFarm(f, clock, stateListener, routeMaps);
         farms.put(f.name(), farm);
         for (RealServer r : farm.reals()) {
             realAdded(r);
@@ -156,16 +176,16 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
     }
 
     private void addVserver(VirtualServerConfig v) throws InterruptedException {
-        VirtualServer vs = new VirtualServer(snapshotFor(v), clock, sticky, gate, registry);
+        VirtualServer vs = new VirtualServer(snapshotFor(v), clock, sticky, gate, registry, realsById::get, claims);
         try {
             if (v.service() == null) {
                 vs.start(loops, vs::newFlowRelay);
             } else {
-                ServiceFactory f = services.get(v.service());
-                if (f == null) {
+                ServiceModule m = services.get(v.service());
+                if (m == null) {
                     throw new IllegalStateException("no module serves 'service " + v.service() + "'");
                 }
-                vs.start(loops, loop -> f.newRelay(vs, loop));
+                vs.start(loops, loop -> transactionRelay(vs, loop, m.newInspector(vs)));
             }
         } catch (Exception e) {
             vs.close();
@@ -173,6 +193,11 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
                     + ":" + v.port() + ": " + e.getMessage(), e);
         }
         vservers.put(v.name(), vs);
+    }
+
+    private static <T> TransactionRelay<T> transactionRelay(VirtualServer vs, io.netty.channel.EventLoop loop,
+                                                           ServiceInspector<T> inspector) {
+        return new TransactionRelay<>(vs, loop, inspector);
     }
 
     /**
@@ -193,12 +218,14 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
                 notes.add("global mclb settings (admin, data-dir, sticky entries, event-loops) take effect after a restart");
             }
             // farms first: virtual servers are re-pointed to them below
+            RouteMaps routeMaps = RouteMaps.of(next);
             for (ServerFarmConfig f : next.farms().values()) {
                 ServerFarm existing = farms.get(f.name());
                 if (existing == null) {
-                    addFarm(f);
-                } else if (!existing.config().sameSettings(f)) {
-                    for (RealServer gone : existing.update(f)) {
+                    addFarm(f, routeMaps);
+                } else if (!existing.config().sameSettings(f) || f.predictor() == PredictorKind.ROUTE_MAP) {
+                    // a route-map farm reads the route maps, which may have changed without it
+                    for (RealServer gone : existing.update(f, routeMaps)) {
                         realRemoved(gone);
                     }
                     for (RealServer r : existing.reals()) {
@@ -232,6 +259,7 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
                     }
                 }
             }
+            probes.apply(next, farms().values());
             clientCounter.recount(sticky);
             reloadsOk.increment();
             LOG.info("configuration reloaded: {} farm(s), {} vserver(s)", farms.size(), vservers.size());
@@ -243,8 +271,8 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
     }
 
     private void startServices() throws Exception {
-        for (ServiceFactory f : new java.util.LinkedHashSet<>(services.values())) {
-            f.start(this);
+        for (ServiceModule m : modules) {
+            m.start(this);
         }
     }
 
@@ -327,6 +355,16 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
     }
 
     @Override
+    public Bindings bindings() {
+        return bindings;
+    }
+
+    /** Every probe on every real now ({@code show probe}). */
+    public List<ProbeStatus> probeStatus() {
+        return probes.status();
+    }
+
+    @Override
     public EventLoopGroup loops() {
         return loops;
     }
@@ -343,13 +381,15 @@ public final class MclbRuntime implements AutoCloseable, io.mclb.vserver.Service
             v.close();
         }
         vservers.clear();
-        for (ServiceFactory f : new java.util.LinkedHashSet<>(services.values())) {
+        probes.close();
+        for (ServiceModule m : modules) {
             try {
-                f.stop();
+                m.stop();
             } catch (RuntimeException e) {
-                LOG.warn("stopping service module {} failed", f.getClass().getSimpleName(), e);
+                LOG.warn("stopping service module {} failed", m.getClass().getSimpleName(), e);
             }
         }
+        bindings.close();
         sweeper.close();
         background.shutdown();
         try {

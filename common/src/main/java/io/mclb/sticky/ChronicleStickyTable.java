@@ -36,7 +36,7 @@ import java.util.function.BiPredicate;
  * segment lock (so they may read the table).
  */
 public final class ChronicleStickyTable implements StickyTable {
-    private static final int KIND_CODES = 8;
+    private static final int KIND_CODES = 256;
 
     private final ChronicleMap<byte[], byte[]> map;
     private final LongAdder[] counts = new LongAdder[KIND_CODES];
@@ -110,6 +110,30 @@ public final class ChronicleStickyTable implements StickyTable {
                         + "without stickiness): raise 'mclb sticky entries' and recreate sticky.dat. Chronicle: {}",
                         map.longSize(), refusedFull.sum(), e.getMessage());
             }
+            return false;
+        }
+        if (previous == null) {
+            adjust(key.bytes()[0], 1);
+        }
+        for (StickyChangeListener l : listeners) {
+            l.onPut(key.bytes(), value.bytes(), previous);
+        }
+        return true;
+    }
+
+    @Override
+    public boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis) {
+        byte[] previous;
+        try {
+            previous = map.putIfAbsent(key.bytes(), value.bytes());
+            if (previous != null) {
+                existing.copyFrom(previous);
+                if (!existing.expiredAt(nowEpochMillis) || !map.replace(key.bytes(), previous, value.bytes())) {
+                    return false; // live, or another thread replaced the expired one first
+                }
+            }
+        } catch (IllegalStateException e) {
+            refusedFull.increment();
             return false;
         }
         if (previous == null) {
@@ -254,9 +278,7 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     private void adjust(int code, int delta) {
-        if (code >= 0 && code < KIND_CODES) {
-            counts[code].add(delta);
-        }
+        counts[code & 0xff].add(delta);
     }
 
     /**

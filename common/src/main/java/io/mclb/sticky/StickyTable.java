@@ -24,6 +24,16 @@ public interface StickyTable extends AutoCloseable {
      */
     boolean put(StickyKey key, StickyValue value);
 
+    /**
+     * Writes an entry only when the key has none that is live at {@code nowEpochMillis}
+     * (one expired but not yet swept is replaced), atomically; publishes what it wrote.
+     *
+     * @param existing filled with the live entry when there is one
+     * @return true when written; false when {@code existing} holds the live entry, or the table is full
+     *         ({@code existing} then holds no entry: check {@link #get})
+     */
+    boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis);
+
     /** Puts refused because the table was full, since it was opened. */
     long refusedFull();
 

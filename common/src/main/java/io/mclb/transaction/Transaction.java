@@ -1,15 +1,23 @@
 package io.mclb.transaction;
 
 import io.mclb.farm.RealServer;
+import io.mclb.net.DropReason;
+import io.mclb.select.StickyMode;
+import io.mclb.service.ResponseVerdict;
+import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
 
 import java.net.InetSocketAddress;
 
 /**
  * One request in flight (or just answered and lingering so a late retransmission still reaches
- * the same real with the same upstream id). Confined to its relay's event loop.
+ * the same real with the same upstream id), with the service's own state {@code T}. Owned by the
+ * engine and confined to its relay's event loop; a {@link io.mclb.service.ServiceInspector} reads
+ * it through the public accessors.
+ *
+ * @param <T> the inspector's per-transaction state
  */
-public final class Transaction {
+public final class Transaction<T> {
     final InetSocketAddress client;
     final long originalId;
     final long fingerprint;
@@ -26,23 +34,17 @@ public final class Transaction {
     boolean answered;
     boolean done;
     boolean holdsReal;
+    /** The routing facts for a reassignment: the sticky key (a copy), its lifetime and mode, the route key. */
     byte[] stickyKey;
     int stickySeconds;
-    boolean stickyOnAnswer;
+    StickyMode stickyMode;
+    boolean hasRouteKey;
+    long routeKey;
+    int growth;
     ByteBuf requestCopy;
-    Object attachment;
-    io.micrometer.core.instrument.Counter realRequests;
-
-    io.micrometer.core.instrument.Counter realRequests() {
-        return realRequests;
-    }
-
-    void releaseCopy() {
-        if (requestCopy != null) {
-            requestCopy.release();
-            requestCopy = null;
-        }
-    }
+    T state;
+    Counter realRequests;
+    DropReason dropReason;
 
     Transaction(InetSocketAddress client, long originalId, long fingerprint, long clientKey, long createdNs) {
         this.client = client;
@@ -52,10 +54,18 @@ public final class Transaction {
         this.createdNs = createdNs;
     }
 
+    void releaseCopy() {
+        if (requestCopy != null) {
+            requestCopy.release();
+            requestCopy = null;
+        }
+    }
+
     public InetSocketAddress client() {
         return client;
     }
 
+    /** The real the request was (last) sent to. */
     public RealServer real() {
         return real;
     }
@@ -64,6 +74,7 @@ public final class Transaction {
         return originalId;
     }
 
+    /** The id the request carries on its current upstream path. */
     public long upstreamId() {
         return upstreamId;
     }
@@ -72,13 +83,24 @@ public final class Transaction {
         return reassignments;
     }
 
-    /** The service's data attached at classification. */
-    public Object attachment() {
-        return attachment;
+    /** True for a late answer the real replays after the transaction was answered. */
+    public boolean answered() {
+        return answered;
+    }
+
+    /** The state the inspector gave at classification. */
+    public T state() {
+        return state;
     }
 
     /** The sticky key bytes of this request, or null. */
     public byte[] stickyKey() {
         return stickyKey;
+    }
+
+    /** A DROP verdict for {@link io.mclb.service.ServiceInspector#onResponse}, counted under {@code reason}. */
+    public ResponseVerdict drop(DropReason reason) {
+        this.dropReason = reason;
+        return ResponseVerdict.DROP;
     }
 }

@@ -34,8 +34,8 @@ import java.util.HashMap;
  */
 final class TransactionTable {
     private final long idMask;
-    private final LongObjectHashMap<Transaction> byUpstream = new LongObjectHashMap<>();
-    private final LongObjectHashMap<Transaction> byClient = new LongObjectHashMap<>();
+    private final LongObjectHashMap<Transaction<?>> byUpstream = new LongObjectHashMap<>();
+    private final LongObjectHashMap<Transaction<?>> byClient = new LongObjectHashMap<>();
     private final HashMap<InetSocketAddress, Integer> paths = new HashMap<>();
     private final int sockets;
     /** ids to probe on one path before moving on: the whole space when it is small (RADIUS) */
@@ -44,9 +44,9 @@ final class TransactionTable {
     /** per real: the socket new requests use first */
     private int[] currentSocket = new int[8];
     /** every transaction, in creation order (request timeouts) */
-    private final ArrayDeque<Transaction> pending = new ArrayDeque<>();
+    private final ArrayDeque<Transaction<?>> pending = new ArrayDeque<>();
     /** answered transactions, in answer order (linger for late retransmissions) */
-    private final ArrayDeque<Transaction> answered = new ArrayDeque<>();
+    private final ArrayDeque<Transaction<?>> answered = new ArrayDeque<>();
     /** ids tried before giving up when every one is held by an unanswered request */
     private static final int MAX_PROBES = 4096;
     private int live;
@@ -62,7 +62,7 @@ final class TransactionTable {
     }
 
     /** The upstream socket the transaction's id belongs to. */
-    int socketOf(Transaction tx) {
+    int socketOf(Transaction<?> tx) {
         return tx.path % sockets;
     }
 
@@ -75,22 +75,22 @@ final class TransactionTable {
     }
 
     /** The transaction of this client request, verified field by field (the key is a hash). */
-    Transaction byClient(long clientKey, InetSocketAddress client, long id, long fingerprint) {
-        Transaction tx = byClient.get(clientKey);
+    Transaction<?> byClient(long clientKey, InetSocketAddress client, long id, long fingerprint) {
+        Transaction<?> tx = byClient.get(clientKey);
         if (tx != null && tx.originalId == id && tx.fingerprint == fingerprint && tx.client.equals(client)) {
             return tx;
         }
         return null;
     }
 
-    void addClient(Transaction tx) {
+    void addClient(Transaction<?> tx) {
         byClient.put(tx.clientKey, tx);
         pending.addLast(tx);
         live++;
     }
 
     /** The transaction was answered at {@code nowNs}: from now on it only lingers. */
-    void answered(Transaction tx, long nowNs) {
+    void answered(Transaction<?> tx, long nowNs) {
         tx.answeredNs = nowNs;
         answered.addLast(tx);
     }
@@ -99,7 +99,7 @@ final class TransactionTable {
      * Gives {@code tx} an id on the path to {@code target}; false if the ids tried are all held by
      * requests still waiting for their answer.
      */
-    boolean assignUpstream(Transaction tx, RealServer real, InetSocketAddress target) {
+    boolean assignUpstream(Transaction<?> tx, RealServer real, InetSocketAddress target) {
         int base = baseOf(target);
         int first = currentSocket[base];
         for (int n = 0; n < sockets; n++) {
@@ -108,7 +108,7 @@ final class TransactionTable {
             long id = nextId[path];
             for (int probe = 0; probe < probesPerPath; probe++) {
                 long k = upstreamKey(path, id);
-                Transaction holder = byUpstream.get(k);
+                Transaction<?> holder = byUpstream.get(k);
                 if (holder == null || holder.answered) {
                     if (holder != null) {
                         retire(holder); // a lingering answered transaction gives its id up
@@ -128,7 +128,7 @@ final class TransactionTable {
         return false;
     }
 
-    void removeUpstream(Transaction tx) {
+    void removeUpstream(Transaction<?> tx) {
         if (tx.target == null) {
             return;
         }
@@ -138,12 +138,12 @@ final class TransactionTable {
         }
     }
 
-    Transaction byUpstream(InetSocketAddress sender, long id) {
+    Transaction<?> byUpstream(InetSocketAddress sender, long id) {
         return byUpstream(0, sender, id);
     }
 
     /** The transaction a real's answer on upstream socket {@code socket} belongs to, or null. */
-    Transaction byUpstream(int socket, InetSocketAddress sender, long id) {
+    Transaction<?> byUpstream(int socket, InetSocketAddress sender, long id) {
         Integer base = paths.get(sender);
         if (base == null || socket < 0 || socket >= sockets) {
             return null;
@@ -152,8 +152,8 @@ final class TransactionTable {
     }
 
     /** The oldest transaction still waiting for an answer (answered ones are skipped and dropped from this order). */
-    Transaction oldestPending() {
-        Transaction tx;
+    Transaction<?> oldestPending() {
+        Transaction<?> tx;
         while ((tx = pending.peekFirst()) != null && (tx.answered || tx.done)) {
             pending.pollFirst();
         }
@@ -162,15 +162,15 @@ final class TransactionTable {
 
     /** Removes the oldest pending transaction (it timed out). */
     void removeOldestPending() {
-        Transaction tx = pending.pollFirst();
+        Transaction<?> tx = pending.pollFirst();
         if (tx != null) {
             retire(tx);
         }
     }
 
     /** The answered transaction that has lingered longest, or null. */
-    Transaction oldestAnswered() {
-        Transaction tx;
+    Transaction<?> oldestAnswered() {
+        Transaction<?> tx;
         while ((tx = answered.peekFirst()) != null && tx.done) {
             answered.pollFirst();
         }
@@ -178,14 +178,14 @@ final class TransactionTable {
     }
 
     void removeOldestAnswered() {
-        Transaction tx = answered.pollFirst();
+        Transaction<?> tx = answered.pollFirst();
         if (tx != null) {
             retire(tx);
         }
     }
 
     /** Forgets a transaction everywhere (once); the queues drop it lazily. */
-    private void retire(Transaction tx) {
+    private void retire(Transaction<?> tx) {
         if (tx.done) {
             return;
         }

@@ -6,13 +6,13 @@ import java.net.InetSocketAddress;
 
 /**
  * One plain UDP flow: a client address and port talking to a virtual address and port, bound to
- * one real through one upstream socket. Confined to the event loop of its {@link FlowRelay}.
+ * one real through one {@link FlowSocket}. Confined to the event loop of its {@link FlowRelay}.
  */
 final class Flow {
     final InetSocketAddress client;
     RealServer real;
     InetSocketAddress target;
-    UpstreamSocket upstream;
+    FlowSocket socket;
     long lastSeenNs;
     /** datagrams forwarded to the real since its last answer (reassign / in-band failure input) */
     int unanswered;

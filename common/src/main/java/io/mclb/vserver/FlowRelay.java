@@ -1,19 +1,15 @@
 package io.mclb.vserver;
 
 import io.mclb.farm.RealServer;
-import io.mclb.metrics.VserverMetrics;
+import io.mclb.farm.RealState;
 import io.mclb.net.DropReason;
-import io.mclb.sticky.StickyKey;
+import io.mclb.select.Selection;
+import io.mclb.select.StickyMode;
 import io.mclb.sticky.StickyChangeListener;
-import io.mclb.time.NanoClock;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.AttributeKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,105 +17,51 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Iterator;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
  * Plain UDP flow balancing for one virtual server on one event loop (no {@code service} keyword).
  *
  * <p>A flow is (client address+port) to (virtual address+port); the kernel's SO_REUSEPORT hash
  * sends every datagram of a flow to the same listener socket, hence to the same relay, so the
- * flow table needs no locks. The first datagram of a flow picks a real (sticky entry, predictor,
- * backup farm); later ones follow it. Answers from the real go back from the virtual address.
- * A flow that has sent {@code reassign} datagrams and heard nothing back for
- * {@link #UNANSWERED_NS} charges its real a failure (in-band failure detection) and moves to
- * another real: both conditions, because a busy flow always has several datagrams in flight. Flows silent for {@code idle} seconds are
- * forgotten. Everything here runs on {@link #loop}; datagrams never throw out of it.
+ * flow table needs no locks. The first datagram of a flow picks a real ({@link #selector}: client
+ * rules, sticky entry, predictor, backup farm); later ones follow it. Answers from the real go back
+ * from the virtual address. A flow that has sent {@code reassign} datagrams and heard nothing back
+ * for {@link #UNANSWERED_NS} charges its real a failure (in-band failure detection) and moves to
+ * another real: both conditions, because a busy flow always has several datagrams in flight.
+ * Flows silent for {@code idle} seconds are forgotten.
  */
-public final class FlowRelay extends ChannelInboundHandlerAdapter implements Relay {
+public final class FlowRelay extends Relay {
     private static final Logger LOG = LoggerFactory.getLogger(FlowRelay.class);
     /** Silence after which a flow's unanswered datagrams count as a failure of its real. */
     static final long UNANSWERED_NS = 2_000_000_000L;
+    private static final long AGE_PERIOD_MS = 1000;
 
-    private final VirtualServer vs;
-    private final EventLoop loop;
-    private final NanoClock clock;
-    private final Bootstrap upstreamBootstrap;
-    private final Assigner assigner;
-    private final StickyKey stickyKey = new StickyKey();
+    private final Selection selection = new Selection();
     private final HashMap<InetSocketAddress, Flow> flows = new HashMap<>();
-    private final ArrayList<UpstreamSocket> upstreams = new ArrayList<>();
+    private final ArrayList<FlowSocket> sockets = new ArrayList<>();
     /**
      * Per real: sockets that can take a new flow to it (they carried none when queued; checked
      * again when taken). Finding a socket for a new flow used to scan every socket, so at 16,000
      * flows over three reals each new flow cost a scan of about 5,000 sockets.
      */
-    private final HashMap<InetSocketAddress, ArrayDeque<UpstreamSocket>> freeFor = new HashMap<>();
+    private final HashMap<InetSocketAddress, ArrayDeque<FlowSocket>> freeFor = new HashMap<>();
+    /** On each socket's channel: its {@link FlowSocket}, found per answer without a map lookup. */
+    private static final AttributeKey<FlowSocket> SOCKET = AttributeKey.valueOf("mclb.flow-socket");
     private final ArrayList<Channel> dirty = new ArrayList<>();
-    private Channel vip;
-    private ScheduledFuture<?> ager;
-    private boolean vipDirty;
-    private boolean warnedInternal;
 
-    FlowRelay(VirtualServer vs, EventLoop loop, Bootstrap upstreamBootstrap) {
-        this.vs = vs;
-        this.loop = loop;
-        this.clock = vs.clock();
-        this.upstreamBootstrap = upstreamBootstrap;
-        this.assigner = new Assigner(vs.stickyTable());
+    FlowRelay(VirtualServer vs, io.netty.channel.EventLoop loop) {
+        super(vs, loop, AGE_PERIOD_MS);
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        vip = ctx.channel();
-        ager = loop.scheduleAtFixedRate(this::age, 1, 1, TimeUnit.SECONDS);
-        ctx.fireChannelActive();
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof DatagramPacket packet)) {
-            io.netty.util.ReferenceCountUtil.release(msg);
-            return;
-        }
-        try {
-            onClientDatagram(packet);
-        } catch (Throwable t) {
-            packet.release();
-            internalError(t);
-        }
-    }
-
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        flushUpstreams();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        internalError(cause);
-    }
-
-    private void onClientDatagram(DatagramPacket packet) {
-        VserverMetrics m = vs.metrics();
-        m.requests.increment();
-        VserverSnapshot s = vs.snapshot();
-        ByteBuf content = packet.content();
-        if (content.readableBytes() > VirtualServer.MAX_DATAGRAM) {
-            drop(packet, DropReason.OVERSIZED);
-            return;
-        }
-        if (!vs.serving()) {
-            drop(packet, DropReason.OUT_OF_SERVICE);
-            return;
-        }
+    protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
         long nowNs = clock.nanoTime();
         Flow flow = flows.get(client);
         if (flow == null) {
-            if (!s.config().admits(client.getAddress().getAddress())) {
+            if (!selector.admits(s, client.getAddress())) {
                 drop(packet, DropReason.CLIENT_NOT_ALLOWED);
                 return;
             }
@@ -140,66 +82,68 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
             flow.unansweredSinceNs = nowNs;
         }
         flow.realRequests.increment();
-        if (flow.upstream.send(new DatagramPacket(content, flow.target))) {
-            if (flow.upstream.ready()) {
-                markDirty(flow.upstream.channel);
+        if (flow.socket.send(new DatagramPacket(packet.content(), flow.target))) {
+            if (flow.socket.ready()) {
+                markDirty(flow.socket.channel);
             }
         } else {
             drop(packet, DropReason.UPSTREAM_UNAVAILABLE);
         }
     }
 
-    private Flow newFlow(VserverSnapshot s, InetSocketAddress client, long nowNs) {
-        StickyKey key = null;
-        int stickySeconds = 0;
+    /** The client's sticky selection, or a plain one when the virtual server is not sticky. */
+    private Selection selection(VserverSnapshot s, InetSocketAddress client, byte[] stickyKey) {
+        selection.reset();
         if (s.config().sticky() != null) {
-            key = stickyKey.setClientIp(vs.stickyGroup(), client.getAddress().getAddress(),
-                    prefixFor(client, s.config().sticky().prefixLength()));
-            stickySeconds = s.config().sticky().seconds();
+            if (stickyKey != null) {
+                selection.stickyKey().copyFrom(stickyKey);
+            } else {
+                byte[] a = client.getAddress().getAddress();
+                selection.stickyKey().setClientIp(vs.stickyGroup(), a,
+                        Math.min(s.config().sticky().prefixLength(), a.length * 8));
+            }
+            selection.sticky(s.config().sticky().seconds(), StickyMode.ON_ASSIGN);
         }
-        RealServer real = assigner.assign(s, key, stickySeconds, null, nowNs, clock.epochMillis());
+        return selection;
+    }
+
+    private Flow newFlow(VserverSnapshot s, InetSocketAddress client, long nowNs) {
+        Selection sel = selection(s, client, null);
+        RealServer real = selector.select(s, sel, null, nowNs, clock.epochMillis());
         if (real == null) {
             return null;
         }
         Flow flow = new Flow(client);
-        if (key != null) {
-            flow.stickyKey = key.bytes().clone();
+        if (sel.isSticky()) {
+            flow.stickyKey = sel.stickyKey().bytes().clone();
         }
-        if (!bind(flow, real, s)) {
+        if (!bind(flow, real)) {
             real.release();
             return null;
         }
         flows.put(client, flow);
         vs.flowsActive().incrementAndGet();
-        vs.metrics().assignments.increment();
+        metrics().assignments.increment();
         return flow;
-    }
-
-    private static int prefixFor(InetSocketAddress client, int configured) {
-        int bits = client.getAddress().getAddress().length * 8;
-        return Math.min(configured, bits);
     }
 
     /** Moves a flow whose real stopped answering; charges the old real a failure. */
     private boolean reassign(VserverSnapshot s, Flow flow, long nowNs) {
         RealServer old = flow.real;
         old.onFailure(nowNs, flow.client.hashCode());
-        vs.metrics().countReassignment("unanswered");
-        StickyKey key = null;
-        int stickySeconds = 0;
-        if (flow.stickyKey != null && s.config().sticky() != null) {
-            key = stickyKey.copyFrom(flow.stickyKey);
-            // the entry still names the failing real: drop it so the assigner re-points it
-            vs.stickyTable().remove(key, StickyChangeListener.RemoveReason.PURGED);
-            stickySeconds = s.config().sticky().seconds();
+        metrics().countReassignment("unanswered");
+        Selection sel = selection(s, flow.client, flow.stickyKey);
+        if (sel.isSticky()) {
+            // the entry still names the failing real: drop it so the selection re-points it
+            vs.stickyTable().remove(sel.stickyKey(), StickyChangeListener.RemoveReason.PURGED);
         }
-        RealServer next = assigner.assign(s, key, stickySeconds, old, nowNs, clock.epochMillis());
+        RealServer next = selector.select(s, sel, old, nowNs, clock.epochMillis());
         if (next == null) {
             return false;
         }
         unbind(flow);
         old.release();
-        if (!bind(flow, next, s)) {
+        if (!bind(flow, next)) {
             next.release();
             removeFlow(flow, false);
             return false;
@@ -207,15 +151,15 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
         return true;
     }
 
-    private boolean bind(Flow flow, RealServer real, VserverSnapshot s) {
+    private boolean bind(Flow flow, RealServer real) {
         InetSocketAddress target = vs.targetOf(real);
-        UpstreamSocket up = upstreamFor(target);
+        FlowSocket up = socketFor(target);
         if (up == null) {
             return false;
         }
         flow.real = real;
         flow.target = target;
-        flow.upstream = up;
+        flow.socket = up;
         flow.unanswered = 0;
         flow.realRequests = vs.realRequests(real);
         up.byTarget.put(target, flow);
@@ -223,11 +167,11 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
     }
 
     private void unbind(Flow flow) {
-        UpstreamSocket u = flow.upstream;
+        FlowSocket u = flow.socket;
         if (u != null) {
             u.byTarget.remove(flow.target);
-            flow.upstream = null;
-            ArrayDeque<UpstreamSocket> free = freeFor.get(flow.target);
+            flow.socket = null;
+            ArrayDeque<FlowSocket> free = freeFor.get(flow.target);
             if (free != null && !u.closed) {
                 free.addLast(u);
             }
@@ -235,27 +179,26 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
     }
 
     /** A socket that carries no flow to {@code target} yet; opens one when all are taken. */
-    private UpstreamSocket upstreamFor(InetSocketAddress target) {
-        ArrayDeque<UpstreamSocket> free = freeFor.get(target);
+    private FlowSocket socketFor(InetSocketAddress target) {
+        ArrayDeque<FlowSocket> free = freeFor.get(target);
         if (free == null) {
-            free = new ArrayDeque<>(upstreams);
+            free = new ArrayDeque<>(sockets);
             freeFor.put(target, free);
         }
-        UpstreamSocket candidate;
+        FlowSocket candidate;
         while ((candidate = free.pollFirst()) != null) {
             if (!candidate.closed && !candidate.byTarget.containsKey(target)
                     && (candidate.channel.isActive() || !candidate.ready())) {
                 return candidate;
             }
         }
-        ChannelFuture f = upstreamBootstrap.clone().group(loop).handler(new UpstreamHandler())
-                .bind(new InetSocketAddress(vs.upstreamBindAddress(target), 0));
+        ChannelFuture f = bindUpstream(target.getAddress(), 0);
         if (f.isDone() && !f.isSuccess()) {
             LOG.warn("vserver {}: cannot open an upstream socket: {}", vs.name(), f.cause().toString());
             return null;
         }
-        UpstreamSocket u = new UpstreamSocket(f.channel(), f.isDone());
-        f.channel().attr(VirtualServer.UPSTREAM).set(u);
+        FlowSocket u = new FlowSocket(f.channel(), f.isDone());
+        f.channel().attr(SOCKET).set(u);
         if (!f.isDone()) {
             f.addListener(done -> {
                 if (done.isSuccess()) {
@@ -265,15 +208,15 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
                     u.closed = true;
                     int lost = u.failed();
                     for (int i = 0; i < lost; i++) {
-                        vs.metrics().countDrop(DropReason.UPSTREAM_UNAVAILABLE);
+                        metrics().countDrop(DropReason.UPSTREAM_UNAVAILABLE);
                     }
-                    upstreams.remove(u);
+                    sockets.remove(u);
                 }
             });
         }
-        upstreams.add(u);
+        sockets.add(u);
         // a new socket carries no flow yet: every other real may use it too
-        for (Map.Entry<InetSocketAddress, ArrayDeque<UpstreamSocket>> e : freeFor.entrySet()) {
+        for (Map.Entry<InetSocketAddress, ArrayDeque<FlowSocket>> e : freeFor.entrySet()) {
             if (!e.getKey().equals(target)) {
                 e.getValue().addLast(u);
             }
@@ -281,8 +224,10 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
         return u;
     }
 
-    private void onRealDatagram(UpstreamSocket up, DatagramPacket packet) {
-        Flow flow = up.byTarget.get(packet.sender());
+    @Override
+    protected void onReal(Channel upstream, int socket, DatagramPacket packet) {
+        FlowSocket up = upstream.attr(SOCKET).get();
+        Flow flow = up == null ? null : up.byTarget.get(packet.sender());
         if (flow == null) {
             drop(packet, DropReason.UNKNOWN_RESPONSE);
             return;
@@ -292,31 +237,26 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
         if (flow.unanswered != 0) {
             flow.unanswered = 0;
             flow.real.onAnswered(nowNs);
-        } else if (flow.real.state() == io.mclb.farm.RealState.TESTING) {
+        } else if (flow.real.state() == RealState.TESTING) {
             flow.real.onAnswered(nowNs);
         }
-        vs.metrics().responses.increment();
-        vip.write(new DatagramPacket(packet.content(), flow.client), vip.voidPromise());
-        vipDirty = true;
+        toClient(packet.content(), flow.client);
     }
 
-    private void age() {
-        try {
-            long nowNs = clock.nanoTime();
-            VserverSnapshot s = vs.snapshot();
-            long idleNs = s.config().idleSeconds() * 1_000_000_000L;
-            Iterator<Flow> it = flows.values().iterator();
-            while (it.hasNext()) {
-                Flow f = it.next();
-                if (nowNs - f.lastSeenNs >= idleNs) {
-                    it.remove();
-                    endFlow(f, s);
-                }
+    @Override
+    protected void age() {
+        long nowNs = clock.nanoTime();
+        VserverSnapshot s = vs.snapshot();
+        long idleNs = s.config().idleSeconds() * 1_000_000_000L;
+        Iterator<Flow> it = flows.values().iterator();
+        while (it.hasNext()) {
+            Flow f = it.next();
+            if (nowNs - f.lastSeenNs >= idleNs) {
+                it.remove();
+                endFlow(f, s);
             }
-            closeIdleUpstreams();
-        } catch (Throwable t) {
-            internalError(t);
         }
+        closeIdleSockets();
     }
 
     private void removeFlow(Flow f, boolean release) {
@@ -334,16 +274,16 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
         f.real.release();
         if (f.stickyKey != null && s.config().sticky() != null) {
             // IOS: the sticky timer runs from the end of the client's last connection
-            assigner.touch(stickyKey.copyFrom(f.stickyKey), f.real.id(), s.config().sticky().seconds(),
+            selector.touch(selection.stickyKey().copyFrom(f.stickyKey), f.real.id(), s.config().sticky().seconds(),
                     clock.epochMillis());
         }
     }
 
-    private void closeIdleUpstreams() {
+    private void closeIdleSockets() {
         // keep one socket; close the rest once they carry no flow (one pass, not a remove per socket)
         boolean any = false;
-        for (int i = 1, n = upstreams.size(); i < n; i++) {
-            UpstreamSocket u = upstreams.get(i);
+        for (int i = 1, n = sockets.size(); i < n; i++) {
+            FlowSocket u = sockets.get(i);
             if (u.byTarget.isEmpty()) {
                 u.closed = true;
                 u.channel.close();
@@ -351,8 +291,8 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
             }
         }
         if (any) {
-            upstreams.removeIf(u -> u.closed);
-            for (ArrayDeque<UpstreamSocket> free : freeFor.values()) {
+            sockets.removeIf(u -> u.closed);
+            for (ArrayDeque<FlowSocket> free : freeFor.values()) {
                 free.removeIf(u -> u.closed);
             }
         }
@@ -364,27 +304,16 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
     }
 
     @Override
-    public void close() {
-        if (ager != null) {
-            ager.cancel(false);
-        }
+    protected void closeRelay() {
         VserverSnapshot s = vs.snapshot();
         for (Flow f : flows.values()) {
             endFlow(f, s);
         }
         flows.clear();
-        for (UpstreamSocket u : upstreams) {
+        for (FlowSocket u : sockets) {
             u.channel.close();
         }
-        upstreams.clear();
-        if (vip != null) {
-            vip.close();
-        }
-    }
-
-    @Override
-    public EventLoop loop() {
-        return loop;
+        sockets.clear();
     }
 
     private void markDirty(Channel c) {
@@ -396,58 +325,11 @@ public final class FlowRelay extends ChannelInboundHandlerAdapter implements Rel
         dirty.add(c);
     }
 
-    private void flushUpstreams() {
+    @Override
+    protected void flushUpstreams() {
         for (int i = 0, n = dirty.size(); i < n; i++) {
             dirty.get(i).flush();
         }
         dirty.clear();
-    }
-
-    private void flushVip() {
-        if (vipDirty) {
-            vipDirty = false;
-            vip.flush();
-        }
-    }
-
-    private void drop(DatagramPacket packet, DropReason reason) {
-        packet.release();
-        vs.metrics().countDrop(reason);
-    }
-
-    private void internalError(Throwable t) {
-        vs.metrics().countDrop(DropReason.INTERNAL_ERROR);
-        if (!warnedInternal) {
-            warnedInternal = true; // once per relay: never a log line per packet
-            LOG.error("vserver {}: internal error on the data path (counted as drops, reason internal_error)",
-                    vs.name(), t);
-        }
-    }
-
-    /** Answers from reals arrive on the upstream sockets, on the same loop. */
-    private final class UpstreamHandler extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof DatagramPacket packet)) {
-                io.netty.util.ReferenceCountUtil.release(msg);
-                return;
-            }
-            try {
-                onRealDatagram(ctx.channel().attr(VirtualServer.UPSTREAM).get(), packet);
-            } catch (Throwable t) {
-                packet.release();
-                internalError(t);
-            }
-        }
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            flushVip();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            internalError(cause);
-        }
     }
 }

@@ -1,12 +1,231 @@
 package io.mclb.vserver;
 
+import io.mclb.metrics.VserverMetrics;
+import io.mclb.net.DropReason;
+import io.mclb.net.UdpSockets;
+import io.mclb.select.RealSelector;
+import io.mclb.time.NanoClock;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The per-event-loop data path of one virtual server (flows or transactions). */
-public interface Relay extends AutoCloseable {
-    EventLoop loop();
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
-    /** Closes the listener and upstream sockets and releases what it holds on reals. Call on {@link #loop()}. */
+/**
+ * The data path of one virtual server on one event loop: the handler of its listener socket and of
+ * its sockets toward the reals. What both relays share lives here: admission (oversized, out of
+ * service), answers written on the virtual address and flushed once per read batch, drops counted
+ * by reason, data-path errors caught and counted (never thrown out of the loop, logged once), the
+ * ageing timer and the upstream sockets' handler. The two kinds of relay say what a datagram is:
+ * {@link FlowRelay} (plain UDP flows) and {@link io.mclb.transaction.TransactionRelay} (request /
+ * response services).
+ *
+ * <p>Everything here runs on {@link #loop()}; datagrams never throw out of it.
+ */
+public abstract class Relay extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
+
+    protected final VirtualServer vs;
+    protected final EventLoop loop;
+    protected final NanoClock clock;
+    /** The one "choose a real" step (sticky, predictor, backup farm, client rules). */
+    protected final RealSelector selector;
+    private final long agePeriodMs;
+    private Channel vip;
+    private ScheduledFuture<?> ager;
+    private boolean vipDirty;
+    private boolean warnedInternal;
+
+    protected Relay(VirtualServer vs, EventLoop loop, long agePeriodMs) {
+        this.vs = vs;
+        this.loop = loop;
+        this.clock = vs.clock();
+        this.selector = vs.newSelector();
+        this.agePeriodMs = agePeriodMs;
+    }
+
+    public final EventLoop loop() {
+        return loop;
+    }
+
+    /** A client datagram that passed admission; the relay owns it (forward or release). */
+    protected abstract void onClient(DatagramPacket packet, VserverSnapshot s);
+
+    /** A datagram from a real on upstream socket {@code socket} (its channel {@code upstream}). */
+    protected abstract void onReal(Channel upstream, int socket, DatagramPacket packet);
+
+    /** Timers: idle flows, request timeouts, lingering transactions. */
+    protected abstract void age();
+
+    /** Flushes the upstream sockets written since the last call. */
+    protected abstract void flushUpstreams();
+
+    /** After every read batch (e.g. publish counts with one shared write, not one per datagram). */
+    protected void afterBatch() {
+    }
+
+    /** Closes the upstream sockets and releases what the relay holds on reals. */
+    protected abstract void closeRelay();
+
     @Override
-    void close();
+    public final void channelActive(ChannelHandlerContext c) {
+        vip = c.channel();
+        ager = loop.scheduleAtFixedRate(this::ageSafely, agePeriodMs, agePeriodMs, TimeUnit.MILLISECONDS);
+        c.fireChannelActive();
+    }
+
+    @Override
+    public final void channelRead(ChannelHandlerContext c, Object msg) {
+        if (!(msg instanceof DatagramPacket packet)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        try {
+            VserverSnapshot s = admit(packet);
+            if (s != null) {
+                onClient(packet, s);
+            }
+        } catch (Throwable t) {
+            ReferenceCountUtil.safeRelease(packet);
+            internalError(t);
+        }
+    }
+
+    @Override
+    public final void channelReadComplete(ChannelHandlerContext c) {
+        flushUpstreams();
+        flushVip();
+        afterBatch();
+    }
+
+    @Override
+    public final void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+        internalError(cause);
+    }
+
+    /** Counts the request; refuses oversized ones and any while the virtual server does not serve. */
+    private VserverSnapshot admit(DatagramPacket packet) {
+        vs.metrics().requests.increment();
+        if (packet.content().readableBytes() > UdpSockets.MAX_DATAGRAM) {
+            drop(packet, DropReason.OVERSIZED);
+            return null;
+        }
+        if (!vs.serving()) {
+            drop(packet, DropReason.OUT_OF_SERVICE);
+            return null;
+        }
+        return vs.snapshot();
+    }
+
+    /** Writes an answer to the client from the virtual address (flushed after the batch). */
+    protected final void toClient(ByteBuf answer, InetSocketAddress client) {
+        vs.metrics().responses.increment();
+        vip.write(new DatagramPacket(answer, client), vip.voidPromise());
+        vipDirty = true;
+    }
+
+    protected final void drop(DatagramPacket packet, DropReason reason) {
+        packet.release();
+        vs.metrics().countDrop(reason);
+    }
+
+    protected final VserverMetrics metrics() {
+        return vs.metrics();
+    }
+
+    protected final void internalError(Throwable t) {
+        vs.metrics().countDrop(DropReason.INTERNAL_ERROR);
+        if (!warnedInternal) {
+            warnedInternal = true; // once per relay: never a log line per packet
+            LOG.error("vserver {}: internal error on the data path (counted as drops, reason internal_error)",
+                    vs.name(), t);
+        }
+    }
+
+    private void ageSafely() {
+        try {
+            age();
+        } catch (Throwable t) {
+            internalError(t);
+        }
+    }
+
+    private void flushVip() {
+        if (vipDirty) {
+            vipDirty = false;
+            vip.flush();
+        }
+    }
+
+    /**
+     * Binds a socket toward reals of {@code family}'s address family on this loop, whose datagrams
+     * come to {@link #onReal} with {@code socket}. From outside the loop the bind can be awaited;
+     * from inside it completes later (the caller queues until then).
+     */
+    protected final ChannelFuture bindUpstream(InetAddress family, int socket) {
+        return UdpSockets.upstream(family).group(loop).handler(new UpstreamHandler(socket))
+                .bind(UdpSockets.ephemeral(family));
+    }
+
+    /** Closes the listener and the upstream sockets and releases what the relay holds on reals. Call on {@link #loop()}. */
+    public final void close() {
+        if (ager != null) {
+            ager.cancel(false);
+        }
+        closeRelay();
+        if (vip != null) {
+            vip.close();
+        }
+    }
+
+    /** Answers from reals arrive on the upstream sockets, on the same loop. */
+    private final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+        private final int socket;
+
+        UpstreamHandler(int socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext c, Object msg) {
+            if (!(msg instanceof DatagramPacket packet)) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            try {
+                onReal(c.channel(), socket, packet);
+            } catch (Throwable t) {
+                ReferenceCountUtil.safeRelease(packet);
+                internalError(t);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext c) {
+            flushVip();
+            flushUpstreams();
+            afterBatch();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+            internalError(cause);
+        }
+    }
+
+    /** For {@link VirtualServer}: the handler installed on a listener. */
+    final ChannelHandler handler() {
+        return this;
+    }
 }

@@ -6,28 +6,23 @@ import io.mclb.metrics.MetricNames;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.Transports;
 import io.mclb.sticky.StickyTable;
+import io.mclb.net.UdpSockets;
+import io.mclb.select.RealSelector;
+import io.mclb.select.SubscriberClaims;
+import io.mclb.service.ServingGate;
 import io.mclb.time.NanoClock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.unix.UnixChannelOption;
-import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.EventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * One virtual server at run time: the listener sockets (one per event loop, SO_REUSEPORT, so the
@@ -47,16 +43,14 @@ public final class VirtualServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VirtualServer.class);
 
     /** Largest datagram relayed; larger ones are dropped as {@code oversized}. */
-    public static final int MAX_DATAGRAM = 9000;
-    /** Datagrams read per recvmmsg call. */
-    static final int READ_BATCH = 16;
-    static final int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
-    static final AttributeKey<UpstreamSocket> UPSTREAM = AttributeKey.valueOf("mclb.upstream");
+    public static final int MAX_DATAGRAM = UdpSockets.MAX_DATAGRAM;
 
     private final String name;
     private final NanoClock clock;
     private final StickyTable stickyTable;
     private final ServingGate gate;
+    private final LongFunction<RealServer> directory;
+    private final SubscriberClaims claims;
     private final VserverMetrics metrics;
     private final AtomicLong flowsActive = new AtomicLong();
     /** Sum of the relays' transaction tables; each relay publishes its size by delta, per read batch. */
@@ -65,9 +59,15 @@ public final class VirtualServer implements AutoCloseable {
     private final List<Relay> relays = new ArrayList<>();
     private volatile VserverSnapshot snapshot;
 
+    /**
+     * @param directory every real of the running balancer by id (sticky entries name reals of other farms)
+     * @param claims    the runtime's new-subscriber claims, shared by every virtual server
+     */
     public VirtualServer(VserverSnapshot snapshot, NanoClock clock, StickyTable stickyTable, ServingGate gate,
-                         MeterRegistry registry) {
+                         MeterRegistry registry, LongFunction<RealServer> directory, SubscriberClaims claims) {
         this.name = snapshot.config().name();
+        this.directory = directory;
+        this.claims = claims;
         this.snapshot = snapshot;
         this.clock = clock;
         this.stickyTable = stickyTable;
@@ -90,8 +90,7 @@ public final class VirtualServer implements AutoCloseable {
      *
      * @param relayFactory builds the relay of one loop (flows for plain UDP, transactions for a service)
      */
-    public void start(EventLoopGroup group, Function<EventLoop, ChannelHandler> relayFactory)
-            throws InterruptedException {
+    public void start(EventLoopGroup group, Function<EventLoop, Relay> relayFactory) throws InterruptedException {
         VirtualServerConfig c = snapshot.config();
         InetSocketAddress vip = new InetSocketAddress(c.address(), c.port());
         List<EventLoop> loops = new ArrayList<>();
@@ -99,14 +98,13 @@ public final class VirtualServer implements AutoCloseable {
             loops.add((EventLoop) e);
         }
         for (EventLoop loop : loops) {
-            ChannelHandler relay = relayFactory.apply(loop);
-            Bootstrap b = listenerBootstrap(c.address()).group(loop).handler(relay);
-            Channel ch = b.bind(vip).sync().channel();
+            Relay relay = relayFactory.apply(loop);
+            synchronized (relays) {
+                relays.add(relay);
+            }
+            Channel ch = UdpSockets.listener(c.address()).group(loop).handler(relay.handler()).bind(vip).sync().channel();
             LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
             warnIfBufferCapped(ch);
-            synchronized (relays) {
-                relays.add((Relay) relay);
-            }
         }
         LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
                 Transports.nativeEpoll() ? "epoll" : "nio");
@@ -122,10 +120,10 @@ public final class VirtualServer implements AutoCloseable {
         try {
             int got = ch.config().getOption(ChannelOption.SO_RCVBUF);
             // Linux reports twice the size set (bookkeeping overhead)
-            if (got > 0 && got < SOCKET_BUFFER_BYTES && BUFFER_WARNED.compareAndSet(false, true)) {
+            if (got > 0 && got < UdpSockets.SOCKET_BUFFER_BYTES && BUFFER_WARNED.compareAndSet(false, true)) {
                 LOG.warn("UDP receive buffers are capped at {} bytes (asked for {}): raise the limit with "
                         + "'sysctl -w net.core.rmem_max={}' so bursts are not dropped in the kernel", got,
-                        SOCKET_BUFFER_BYTES, SOCKET_BUFFER_BYTES);
+                        UdpSockets.SOCKET_BUFFER_BYTES, UdpSockets.SOCKET_BUFFER_BYTES);
             }
         } catch (RuntimeException e) {
             LOG.debug("cannot read SO_RCVBUF: {}", e.toString());
@@ -133,35 +131,13 @@ public final class VirtualServer implements AutoCloseable {
     }
 
     /** Plain UDP flows: the relay for one loop. */
-    public ChannelHandler newFlowRelay(EventLoop loop) {
-        return new FlowRelay(this, loop, upstreamTemplate(snapshot.config().address()));
+    public Relay newFlowRelay(EventLoop loop) {
+        return new FlowRelay(this, loop);
     }
 
-    static Bootstrap listenerBootstrap(InetAddress address) {
-        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(address))
-                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
-        if (Transports.nativeEpoll()) {
-            // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
-            // only moves the address (DESIGN section 7, warm standby); harmless for a local address
-            b.option(UnixChannelOption.SO_REUSEPORT, true)
-                    .option(EpollChannelOption.IP_FREEBIND, true)
-                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
-        }
-        return b;
-    }
-
-    /** A bootstrap (no group, no handler) for upstream sockets toward reals of this family. */
-    public static Bootstrap upstreamTemplate(InetAddress family) {
-        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
-                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
-        if (Transports.nativeEpoll()) {
-            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
-        }
-        return b;
+    /** The "choose a real" step for one relay (its own scratch flyweights over the shared tables). */
+    public RealSelector newSelector() {
+        return new RealSelector(stickyTable, directory, claims);
     }
 
     public String name() {
@@ -233,16 +209,6 @@ public final class VirtualServer implements AutoCloseable {
     public InetSocketAddress targetOf(RealServer real) {
         int port = real.port() != 0 ? real.port() : snapshot.config().port();
         return new InetSocketAddress(real.address(), port);
-    }
-
-    /** Upstream sockets bind the wildcard address of the real's family: mclb's own address. */
-    InetAddress upstreamBindAddress(InetSocketAddress target) {
-        try {
-            return target.getAddress() instanceof Inet6Address ? InetAddress.getByName("::")
-                    : InetAddress.getByName("0.0.0.0");
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The per-real request counter of this virtual server; resolved per new flow, not per datagram. */

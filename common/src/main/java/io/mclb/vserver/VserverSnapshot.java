@@ -20,4 +20,26 @@ public record VserverSnapshot(VirtualServerConfig config, ServerFarm farm, Serve
         }
         return r;
     }
+
+    /**
+     * The real of this virtual server's farms (primary, then backup) at {@code r}'s address: the same
+     * server in another farm (an entry the auth virtual server's farm wrote, a GTPv0 virtual server's
+     * entry for a GGSN of the v1 farm), or null. Scans the farms' small arrays; allocates nothing.
+     */
+    public RealServer sameAddress(RealServer r) {
+        if (r == null) {
+            return null;
+        }
+        RealServer found = byAddress(farm.reals(), r);
+        return found == null && backup != null ? byAddress(backup.reals(), r) : found;
+    }
+
+    private static RealServer byAddress(RealServer[] reals, RealServer r) {
+        for (RealServer x : reals) {
+            if (x.address().equals(r.address())) {
+                return x;
+            }
+        }
+        return null;
+    }
 }

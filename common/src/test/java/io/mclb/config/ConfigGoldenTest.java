@@ -1,5 +1,7 @@
 package io.mclb.config;
 
+import io.mclb.service.ConfigSyntax;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

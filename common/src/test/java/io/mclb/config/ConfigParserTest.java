@@ -1,5 +1,7 @@
 package io.mclb.config;
 
+import io.mclb.service.ConfigSyntax;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -181,8 +183,8 @@ class ConfigParserTest {
             }
 
             @Override
-            public Claim claimLine(ConfigBlock block, List<String> tokens) {
-                return tokens.size() > 2 && tokens.get(2).equals("timers") ? Claim.ok() : Claim.notMine();
+            public Claim claimLine(ConfigBlock block, ConfigLine line) {
+                return line.size() > 2 && line.get(2).equals("timers") ? Claim.of(line) : Claim.notMine();
             }
         };
         MclbConfig c = ConfigParser.parse("t.cfg", "ip slb timers gtp gsn 600\n", BASE, List.of(timers));

@@ -1,10 +1,12 @@
 package io.mclb.predictor;
 
 import io.mclb.config.PredictorKind;
+import io.mclb.config.ServerFarmConfig;
 import io.mclb.farm.RealConfigs;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealStateListener;
 import io.mclb.time.ManualClock;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -95,10 +97,14 @@ class WeightedRoundRobinTest {
     }
 
     @Test
-    void routeMapIsNotBuiltHere() {
-        assertThat(Predictor.of(PredictorKind.ROUNDROBIN)).isInstanceOf(WeightedRoundRobin.class);
-        assertThat(Predictor.of(PredictorKind.LEASTCONNS)).isInstanceOf(WeightedLeastConns.class);
-        assertThatThrownBy(() -> Predictor.of(PredictorKind.ROUTE_MAP))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("radius module");
+    void routeMapIsAPredictorLikeTheOthers() {
+        // the route map moved from the radius module into the engine (the engine-seam issue)
+        ServerFarmConfig rr = new ServerFarmConfig("F", PredictorKind.ROUNDROBIN, null, false, List.of(), List.of(), null);
+        ServerFarmConfig wlc = new ServerFarmConfig("F", PredictorKind.LEASTCONNS, null, false, List.of(), List.of(), null);
+        ServerFarmConfig map = new ServerFarmConfig("F", PredictorKind.ROUTE_MAP, "CSG", false, List.of(), List.of(), null);
+        assertThat(Predictor.of(rr, RouteMaps.EMPTY)).isInstanceOf(WeightedRoundRobin.class);
+        assertThat(Predictor.of(wlc, RouteMaps.EMPTY)).isInstanceOf(WeightedLeastConns.class);
+        assertThat(Predictor.of(map, RouteMaps.EMPTY)).isInstanceOf(RouteMapPredictor.class)
+                .matches(Predictor::keyed, "keyed");
     }
 }

@@ -6,7 +6,8 @@ import io.mclb.farm.RealServer;
 import io.mclb.sticky.StickyKind;
 import io.mclb.testing.FakeUdpReal;
 import io.mclb.time.ManualClock;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.Modules;
+import io.mclb.service.ServingGate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +58,7 @@ class RuntimeStateTest {
 
     private MclbRuntime start(String text) throws Exception {
         MclbConfig c = ConfigParser.parse("test.cfg", text, dir, List.of());
-        return MclbRuntime.start(c, Map.of(), ServingGate.ALWAYS, clock);
+        return MclbRuntime.start(c, Modules.of(), ServingGate.ALWAYS, clock);
     }
 
     private DatagramSocket client(String address) throws Exception {

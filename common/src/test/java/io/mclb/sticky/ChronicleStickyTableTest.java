@@ -1,5 +1,6 @@
 package io.mclb.sticky;
 
+import io.mclb.testing.TestStickyKinds;
 import io.mclb.sticky.StickyChangeListener.RemoveReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +35,7 @@ class ChronicleStickyTableTest {
     }
 
     static StickyKey imsi(String digits) {
-        return new StickyKey().set(StickyKind.GTP_IMSI, 1, digits.getBytes(StandardCharsets.US_ASCII));
+        return new StickyKey().set(TestStickyKinds.GTP_IMSI, 1, digits.getBytes(StandardCharsets.US_ASCII));
     }
 
     static StickyValue value(long realId, long expiresS) {
@@ -67,7 +68,7 @@ class ChronicleStickyTableTest {
                     .isGreaterThanOrEqualTo(1000).isLessThan(20_000);
             assertThat(t.refusedFull()).isEqualTo(20_000 - stored);
             assertThat(t.size()).isEqualTo(stored);
-            assertThat(t.size(StickyKind.GTP_IMSI)).isEqualTo(stored);
+            assertThat(t.size(TestStickyKinds.GTP_IMSI)).isEqualTo(stored);
             // what is stored still reads, updates and removes; a removal makes room again
             assertThat(t.get(imsi("100000"), new StickyValue(), NOW_MS)).isTrue();
             assertThat(t.put(imsi("100000"), value(2, NOW_S + 60))).isTrue();
@@ -85,7 +86,7 @@ class ChronicleStickyTableTest {
         assertThat(table.get(imsi("1"), out, NOW_MS)).isTrue();
         assertThat(out.realId()).isEqualTo(2);
         assertThat(table.size()).isEqualTo(1);
-        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(1);
         assertThat(events.log).containsExactly("put 1 prev=null", "put 2 prev=1");
     }
 
@@ -96,14 +97,14 @@ class ChronicleStickyTableTest {
         assertThat(table.remove(imsi("1"), RemoveReason.DELETED)).isTrue();
         assertThat(table.remove(imsi("1"), RemoveReason.DELETED)).isFalse();
         assertThat(table.get(imsi("1"), new StickyValue(), NOW_MS)).isFalse();
-        assertThat(table.size(StickyKind.GTP_IMSI)).isZero();
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isZero();
         assertThat(events.log).containsExactly("put 7 prev=null", "remove 7 DELETED");
     }
 
     @Test
     void countsArePerKind() {
         StickyKey ip = new StickyKey().setClientIp(0, new byte[] {10, 0, 0, 1}, 32);
-        StickyKey user = new StickyKey().set(StickyKind.RADIUS_USERNAME, 0, "alice".getBytes(StandardCharsets.US_ASCII));
+        StickyKey user = new StickyKey().set(TestStickyKinds.RADIUS_USERNAME, 0, "alice".getBytes(StandardCharsets.US_ASCII));
         table.put(ip, value(1, NOW_S + 60));
         table.put(user, value(1, NOW_S + 60));
         table.put(imsi("1"), value(1, NOW_S + 60));
@@ -111,10 +112,10 @@ class ChronicleStickyTableTest {
         table.remove(imsi("2"), RemoveReason.DELETED);
 
         assertThat(table.size()).isEqualTo(3);
-        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(1);
         assertThat(table.size(StickyKind.CLIENT_IP)).isEqualTo(1);
-        assertThat(table.size(StickyKind.RADIUS_USERNAME)).isEqualTo(1);
-        assertThat(table.size(StickyKind.ASN_MSID)).isZero();
+        assertThat(table.size(TestStickyKinds.RADIUS_USERNAME)).isEqualTo(1);
+        assertThat(table.size(TestStickyKinds.ASN_MSID)).isZero();
     }
 
     @Test
@@ -128,7 +129,7 @@ class ChronicleStickyTableTest {
 
         assertThat(removed).isEqualTo(334);
         assertThat(table.size()).isEqualTo(666);
-        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(666);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(666);
         assertThat(events.log).hasSize(334).allMatch(e -> e.equals("remove 0 PURGED"));
         assertThat(table.get(imsi("0"), new StickyValue(), NOW_MS)).isFalse();
         assertThat(table.get(imsi("1"), new StickyValue(), NOW_MS)).isTrue();
@@ -143,7 +144,7 @@ class ChronicleStickyTableTest {
         assertThat(table.expire((NOW_S + 10) * 1000)).isEqualTo(1);
 
         assertThat(table.size()).isEqualTo(1);
-        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(1);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(1);
         assertThat(events.log).endsWith("remove 1 EXPIRED");
     }
 
@@ -223,7 +224,7 @@ class ChronicleStickyTableTest {
         table = StickyTables.open(dir, 10_000);
 
         assertThat(table.size()).isEqualTo(501);
-        assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(500);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(500);
         assertThat(table.size(StickyKind.CLIENT_IP)).isEqualTo(1);
         StickyValue out = new StickyValue();
         assertThat(table.get(imsi("321"), out, NOW_MS)).isTrue();

@@ -1,5 +1,6 @@
 package io.mclb.sticky;
 
+import io.mclb.testing.TestStickyKinds;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +65,7 @@ class StickyCrashRecoveryTest {
         });
         try {
             assertThat(table.size()).isEqualTo(ENTRIES);
-            assertThat(table.size(StickyKind.GTP_IMSI)).isEqualTo(ENTRIES);
+            assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(ENTRIES);
             StickyValue out = new StickyValue();
             assertThat(table.get(StickyWriterMain.key(new StickyKey(), 123), out, 0)).isTrue();
             assertThat(out.realId()).isEqualTo(123);

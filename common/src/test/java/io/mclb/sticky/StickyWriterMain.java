@@ -1,5 +1,6 @@
 package io.mclb.sticky;
 
+import io.mclb.testing.TestStickyKinds;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -32,6 +33,6 @@ public final class StickyWriterMain {
     }
 
     static StickyKey key(StickyKey key, int i) {
-        return key.set(StickyKind.GTP_IMSI, 7, ("26201" + i).getBytes(StandardCharsets.US_ASCII));
+        return key.set(TestStickyKinds.GTP_IMSI, 7, ("26201" + i).getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -1,14 +1,17 @@
 package io.mclb.transaction;
 
 import io.mclb.config.ConfigBlock;
-import io.mclb.config.ConfigSyntax;
+import io.mclb.config.ConfigLine;
 import io.mclb.net.DropReason;
-import io.mclb.sticky.StickyKind;
-import io.mclb.vserver.ServiceFactory;
+import io.mclb.select.StickyMode;
+import io.mclb.service.Classification;
+import io.mclb.service.ConfigSyntax;
+import io.mclb.service.ResponseVerdict;
+import io.mclb.service.ServiceInspector;
+import io.mclb.service.ServiceModule;
+import io.mclb.testing.TestStickyKinds;
 import io.mclb.vserver.VirtualServer;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.EventLoop;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -28,7 +31,7 @@ import java.util.List;
  * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION, one
  * starting with {@link #DROP_FLAG} DROP.
  */
-public final class EchoIdService implements ServiceFactory, ConfigSyntax {
+public final class EchoIdService implements ServiceModule, ConfigSyntax {
     public static final String SERVICE = "test-id";
     public static final int REQUEST = 1;
     public static final int RESPONSE = 2;
@@ -56,8 +59,8 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     }
 
     @Override
-    public ChannelHandler newRelay(VirtualServer vs, EventLoop loop) {
-        return new TransactionRelay(vs, loop, new Inspector(), requestTimeoutMs);
+    public ServiceInspector<?> newInspector(VirtualServer vs) {
+        return new Inspector();
     }
 
     @Override
@@ -66,7 +69,7 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
     }
 
     @Override
-    public Claim claimLine(ConfigBlock block, List<String> tokens) {
+    public Claim claimLine(ConfigBlock block, ConfigLine line) {
         return Claim.notMine();
     }
 
@@ -85,24 +88,17 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
         return b.readableBytes() < 4 + len ? -1 : 4 + len;
     }
 
-    private final class Inspector implements ServiceInspector {
+    private final class Inspector implements ServiceInspector<Void> {
         private final byte[] sticky = new byte[255];
-
-        private final int bits = idBits;
-        private final int sockets = upstreamSockets;
+        private final Shape shape = new Shape(idBits, upstreamSockets, requestTimeoutMs);
 
         @Override
-        public int idBits() {
-            return bits;
+        public Shape shape() {
+            return shape;
         }
 
         @Override
-        public int upstreamSockets() {
-            return sockets;
-        }
-
-        @Override
-        public void classify(ByteBuf d, InetSocketAddress client, RequestContext request) {
+        public void classify(ByteBuf d, InetSocketAddress client, Classification<Void> request) {
             int p = payloadOffset(d);
             if (p < 0) {
                 request.drop(DropReason.MALFORMED);
@@ -117,8 +113,8 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
                 if (len > 0) {
                     int n = Math.min(len, 16);
                     d.getBytes(r + 4, sticky, 0, n);
-                    request.stickyKey().set(StickyKind.RADIUS_USERNAME, STICKY_GROUP, sticky, 0, n);
-                    request.sticky(60, stickyOnAnswer);
+                    request.stickyKey().set(TestStickyKinds.RADIUS_USERNAME, STICKY_GROUP, sticky, 0, n);
+                    request.sticky(60, stickyOnAnswer ? StickyMode.ON_ANSWER : StickyMode.ON_ASSIGN);
                 }
             } else if (type == FOLLOW_UP && d.getUnsignedByte(r + 3) == 8) {
                 request.followUp(id, 0, d.getLong(r + 4)).keepCopy();
@@ -132,8 +128,8 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
         }
 
         @Override
-        public void writeRequestId(ByteBuf d, long upstreamId) {
-            d.setShort(d.readerIndex() + 1, (int) upstreamId);
+        public void toReal(ByteBuf d, Transaction<Void> tx) {
+            d.setShort(d.readerIndex() + 1, (int) tx.upstreamId());
         }
 
         @Override
@@ -146,12 +142,15 @@ public final class EchoIdService implements ServiceFactory, ConfigSyntax {
         }
 
         @Override
-        public void writeResponseId(ByteBuf d, long originalId) {
-            d.setShort(d.readerIndex() + 1, (int) originalId);
+        public void toClient(ByteBuf d, Transaction<Void> tx) {
+            d.setShort(d.readerIndex() + 1, (int) tx.originalId());
         }
 
         @Override
-        public ResponseVerdict inspectResponse(ByteBuf d, Transaction tx) {
+        public ResponseVerdict onResponse(ByteBuf d, Transaction<Void> tx) {
+            if (tx.answered()) {
+                return ResponseVerdict.FORWARD; // a replayed answer: nothing to judge again
+            }
             if (d.getUnsignedByte(d.readerIndex()) == REJECT) {
                 return ResponseVerdict.REASSIGN;
             }

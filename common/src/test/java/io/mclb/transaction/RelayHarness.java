@@ -5,7 +5,8 @@ import io.mclb.config.MclbConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.Modules;
+import io.mclb.service.ServingGate;
 import io.micrometer.core.instrument.Counter;
 
 import java.io.ByteArrayOutputStream;
@@ -76,7 +77,7 @@ final class RelayHarness implements AutoCloseable {
         cfg.append(" serverfarm ").append(FARM).append('\n');
         cfg.append(" inservice\n");
         MclbConfig config = ConfigParser.parse("test.cfg", cfg.toString(), dataDir, List.of(service));
-        runtime = MclbRuntime.start(config, Map.of(EchoIdService.SERVICE, service), ServingGate.ALWAYS, clock);
+        runtime = MclbRuntime.start(config, Modules.of(service), ServingGate.ALWAYS, clock);
     }
 
     private static int freePort() throws IOException {

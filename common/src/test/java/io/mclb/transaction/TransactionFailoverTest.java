@@ -1,5 +1,6 @@
 package io.mclb.transaction;
 
+import io.mclb.testing.TestStickyKinds;
 import io.mclb.farm.RealState;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
@@ -316,7 +317,7 @@ class TransactionFailoverTest {
     }
 
     private long stickyReal(String sticky) {
-        StickyKey k = new StickyKey().set(StickyKind.RADIUS_USERNAME, EchoIdService.STICKY_GROUP,
+        StickyKey k = new StickyKey().set(TestStickyKinds.RADIUS_USERNAME, EchoIdService.STICKY_GROUP,
                 sticky.getBytes(StandardCharsets.UTF_8));
         StickyValue v = new StickyValue();
         return h.runtime.stickyTable().get(k, v, h.clock.epochMillis()) ? v.realId() : -1;

@@ -1,5 +1,7 @@
 package io.mclb.vserver;
 
+import io.mclb.service.Modules;
+import io.mclb.service.ServingGate;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
 import io.mclb.farm.RealServer;
@@ -61,7 +63,7 @@ class FlowRelayTest {
 
     private MclbRuntime start(String config) throws Exception {
         MclbConfig c = ConfigParser.parse("test.cfg", config, dir, List.of());
-        rt = MclbRuntime.start(c, Map.of(), ServingGate.ALWAYS, clock);
+        rt = MclbRuntime.start(c, Modules.of(), ServingGate.ALWAYS, clock);
         return rt;
     }
 

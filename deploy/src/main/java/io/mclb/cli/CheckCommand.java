@@ -4,7 +4,7 @@ import io.mclb.config.ConfigError;
 import io.mclb.config.ConfigException;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -21,7 +21,7 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try {
-            MclbConfig c = ConfigParser.parse(config, Modules.load().syntaxes());
+            MclbConfig c = ConfigParser.parse(config, Modules.load().grammar());
             for (ConfigError w : c.warnings()) {
                 System.err.println(w);
             }

@@ -10,7 +10,7 @@ import io.mclb.perf.gtp.sim.GgsnSimulator;
 import io.mclb.perf.udp.UdpResponderFarm;
 import io.mclb.perf.udp.UdpTrafficGenerator;
 import io.mclb.server.MclbServer;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import io.micrometer.core.instrument.Counter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,7 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Modules modules = Modules.load();
-        MclbConfig config = ConfigParser.parse("demo.cfg", text, work, modules.syntaxes());
+        MclbConfig config = ConfigParser.parse("demo.cfg", text, work, modules.grammar());
         VirtualServerConfig vs = config.vservers().get("DEMO-UDP");
         VirtualServerConfig gtpVs = config.vservers().get("DEMO-GTP");
         List<InetSocketAddress> reals = new ArrayList<>();

@@ -3,7 +3,7 @@ package io.mclb.cli;
 import io.mclb.config.ConfigError;
 import io.mclb.config.ConfigException;
 import io.mclb.server.MclbServer;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;

@@ -6,9 +6,10 @@ import io.mclb.config.ConfigException;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.ConfigWriter;
 import io.mclb.config.MclbConfig;
-import io.mclb.runtime.ExtensionHost;
+import io.mclb.service.ExtensionHost;
+import io.mclb.service.Modules;
 import io.mclb.runtime.MclbRuntime;
-import io.mclb.runtime.RuntimeExtension;
+import io.mclb.service.RuntimeExtension;
 import io.mclb.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +46,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
 
     /** Parses the file, starts the balancer and its admin listener. */
     public static MclbServer start(Path configFile, Modules modules) throws Exception {
-        MclbConfig config = ConfigParser.parse(configFile, modules.syntaxes());
+        MclbConfig config = ConfigParser.parse(configFile, modules.grammar());
         return start(configFile, config, modules);
     }
 
@@ -53,7 +54,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         for (ConfigError w : config.warnings()) {
             LOG.warn("{}", w);
         }
-        MclbRuntime rt = MclbRuntime.start(config, modules.services(), modules.gate(), NanoClock.system());
+        MclbRuntime rt = MclbRuntime.start(config, modules, modules.gate(), NanoClock.system());
         AdminServer admin;
         MclbServer[] self = new MclbServer[1];
         try {
@@ -97,7 +98,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         }
         MclbConfig next;
         try {
-            next = ConfigParser.parse(configFile, modules.syntaxes());
+            next = ConfigParser.parse(configFile, modules.grammar());
         } catch (ConfigException e) {
             runtime.reloadRefused();
             List<String> errors = e.errors().stream().map(ConfigError::toString).toList();
@@ -136,7 +137,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         MclbConfig parsed;
         try {
             Path dir = configFile == null ? null : configFile.toAbsolutePath().getParent();
-            parsed = ConfigParser.parse(origin, text, dir, modules.syntaxes());
+            parsed = ConfigParser.parse(origin, text, dir, modules.grammar());
         } catch (ConfigException e) {
             runtime.reloadRefused();
             List<String> errors = e.errors().stream().map(ConfigError::toString).toList();

@@ -1,10 +1,11 @@
 package io.mclb.ha;
 
-import io.mclb.config.ConfigSyntax;
+import io.mclb.gtp.lb.GtpModule;
+import io.mclb.service.ConfigSyntax;
 import io.mclb.config.ConfigWriter;
 import io.mclb.gtp.lb.GtpRecovery;
 import io.mclb.server.MclbServer;
-import io.mclb.server.Modules;
+import io.mclb.service.Modules;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
 import io.mclb.sticky.StickyValue;
@@ -47,7 +48,7 @@ class HaReplicationWiringTest {
         try (MclbServer a = MclbServer.start(cfgA, Modules.load())) {
             await().atMost(Duration.ofSeconds(10)).until(() -> a.runtime().vservers().get("V").serving());
             try (MclbServer b = MclbServer.start(cfgB, Modules.load())) {
-                StickyKey key = new StickyKey().set(StickyKind.GTP_IMSI, 1, "262011234567890".getBytes(StandardCharsets.US_ASCII));
+                StickyKey key = new StickyKey().set(GtpModule.IMSI, 1, "262011234567890".getBytes(StandardCharsets.US_ASCII));
                 long now = System.currentTimeMillis() / 1000;
                 long realId = a.runtime().farms().get("FARM-A").reals()[0].id();
                 a.runtime().stickyTable().put(key, new StickyValue().set(realId, now, now + 3600));
@@ -79,7 +80,7 @@ class HaReplicationWiringTest {
                 // roll-over window (60 s here) keeps valid, so entries keep reaching it
                 Files.writeString(cfgA, Files.readString(cfgA).replace("password 0 s3cret", "password 0 n3w 60"));
                 assertThat(a.reload().ok()).isTrue();
-                StickyKey later = new StickyKey().set(StickyKind.GTP_IMSI, 1,
+                StickyKey later = new StickyKey().set(GtpModule.IMSI, 1,
                         "262019999999999".getBytes(StandardCharsets.US_ASCII));
                 await().atMost(Duration.ofSeconds(10)).until(() -> ConfigWriter.write(a.runtime().config())
                         .contains("n3w"));

@@ -1,7 +1,7 @@
 package io.mclb.ha;
 
 import io.mclb.admin.AdminServer;
-import io.mclb.config.ConfigSyntax;
+import io.mclb.service.ConfigSyntax;
 import io.mclb.config.MclbConfig;
 import io.mclb.ha.group.GroupConfig;
 import io.mclb.ha.group.GroupManager;
@@ -10,10 +10,10 @@ import io.mclb.ha.group.StandbyGroup;
 import io.mclb.ha.vip.LinuxVirtualAddressControl;
 import io.mclb.ha.vip.NoopVirtualAddressControl;
 import io.mclb.ha.vip.VirtualAddressControl;
-import io.mclb.runtime.ExtensionHost;
-import io.mclb.runtime.RuntimeExtension;
-import io.mclb.vserver.ServiceContext;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.ExtensionHost;
+import io.mclb.service.RuntimeExtension;
+import io.mclb.service.ServiceContext;
+import io.mclb.service.ServingGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,9 +10,9 @@ import io.mclb.ha.replication.ReplicatedState;
 import io.mclb.ha.replication.ReplicationConfig;
 import io.mclb.ha.replication.ReplicationConfigSyntax;
 import io.mclb.ha.replication.StickyReplicator;
-import io.mclb.runtime.ExtensionHost;
+import io.mclb.service.ExtensionHost;
 import io.mclb.runtime.ReplicatedValues;
-import io.mclb.vserver.ServiceContext;
+import io.mclb.service.ServiceContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

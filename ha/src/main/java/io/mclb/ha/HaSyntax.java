@@ -1,7 +1,9 @@
 package io.mclb.ha;
 
+import io.mclb.config.BadLine;
 import io.mclb.config.ConfigBlock;
-import io.mclb.config.ConfigSyntax;
+import io.mclb.config.ConfigLine;
+import io.mclb.service.ConfigSyntax;
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.VirtualServerConfig;
@@ -27,34 +29,37 @@ public final class HaSyntax implements ConfigSyntax {
     }
 
     @Override
-    public Claim claimLine(ConfigBlock block, List<String> tokens) {
+    public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
+        List<String> tokens = line.tokens();
         if (block != ConfigBlock.GLOBAL || tokens.isEmpty()) {
             return Claim.notMine();
         }
         if (tokens.size() >= 2 && tokens.get(0).equalsIgnoreCase("mclb") && tokens.get(1).equalsIgnoreCase("ha")) {
-            return mclbHa(tokens);
+            return mclbHa(tokens, line);
         }
         if (!tokens.get(0).equalsIgnoreCase("track")) {
             return Claim.notMine();
         }
         try {
             HaConfigReader.trackLine(tokens);
-            return Claim.ok();
+            return Claim.of(line);
         } catch (IllegalArgumentException e) {
-            return Claim.error(e.getMessage());
+            throw new BadLine(e.getMessage());
         }
     }
 
     @Override
-    public Claim claimStanza(List<String> header, List<List<String>> children) {
+    public Claim claimStanza(ConfigLine headerLine, List<ConfigLine> childLines) throws BadLine {
+        List<String> header = headerLine.tokens();
+        List<List<String>> children = childLines.stream().map(ConfigLine::tokens).toList();
         if (header.isEmpty() || !header.get(0).equalsIgnoreCase("interface")) {
             return Claim.notMine();
         }
         try {
             HaConfigReader.stanza(header, children, null);
-            return Claim.ok();
+            return Claim.of(headerLine);
         } catch (IllegalArgumentException e) {
-            return Claim.error(e.getMessage());
+            throw new BadLine(e.getMessage());
         }
     }
 
@@ -93,21 +98,21 @@ public final class HaSyntax implements ConfigSyntax {
         }
     }
 
-    private static Claim mclbHa(List<String> t) {
+    private static Claim mclbHa(List<String> t, ConfigLine headerLine) throws BadLine {
         String line = String.join(" ", t);
         if (t.size() == 4 && t.get(2).equalsIgnoreCase("port")) {
             try {
                 HaConfigReader.number(t.get(3), line, 1, 65535);
-                return Claim.ok();
+                return Claim.of(headerLine);
             } catch (IllegalArgumentException e) {
-                return Claim.error(e.getMessage());
+                throw new BadLine(e.getMessage());
             }
         }
         if (t.size() == 4 && t.get(2).equalsIgnoreCase("vip-control")
                 && (t.get(3).equals("linux") || t.get(3).equals("noop"))) {
-            return Claim.ok();
+            return Claim.of(headerLine);
         }
-        return Claim.error("'" + line + "': allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
+        throw new BadLine("'" + line + "': allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
     }
 
     /** The value of {@code mclb ha KEY VALUE}, or null. */

@@ -1,5 +1,6 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.binding.BindingTable;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
@@ -9,21 +10,31 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * State the GTP module shares between its virtual servers, event loops and probers: the session
- * table, mclb's own Recovery value, and the CAC-notification budget per IMSI. Thread-safe:
- * volatile fields and concurrent maps; written per session event, read per datagram.
+ * State the GTP module shares between its virtual servers, event loops and probes: the session
+ * table (the runtime's binding table of {@link GtpSession#KIND}), mclb's own Recovery value, the
+ * metrics per virtual server and the CAC-notification budget per IMSI. Thread-safe: volatile
+ * fields and concurrent maps; written per session event, read per datagram.
  */
 public final class GtpModule {
-    private final GtpSessions sessions = new GtpSessions();
+    /** IMSI stickiness (all GTP versions share it: the same 8 raw TBCD octets). */
+    public static final StickyKind IMSI = StickyKind.of(2, "gtp-imsi", StickyKind.Format.TBCD);
+    /** WiMAX ASN MSID stickiness (the ASN gateway service of this module). */
+    public static final StickyKind ASN_MSID = StickyKind.of(6, "asn-msid", StickyKind.Format.TEXT);
+
     private final ConcurrentHashMap<String, GtpMetrics> metrics = new ConcurrentHashMap<>();
     /** CAC reassignments per IMSI raw key: {count, window start ns}; entries age with the window. */
     private final ConcurrentHashMap<Long, long[]> cacBudget = new ConcurrentHashMap<>();
-    /** mclb's restart counter, -1 until {@link GtpServiceFactory#start} loaded it. */
+    /** mclb's restart counter, -1 until {@link GtpServiceModule#start} loaded it. */
     private volatile int recovery = -1;
-    private volatile MeterRegistry registry;
+    private volatile BindingTable<GtpSession> sessions = new BindingTable<>(GtpSession.KIND);
 
-    public GtpSessions sessions() {
+    /** The sessions established through mclb (the runtime's table once started). */
+    public BindingTable<GtpSession> sessions() {
         return sessions;
+    }
+
+    void sessions(BindingTable<GtpSession> table) {
+        this.sessions = table;
     }
 
     /** The Recovery value mclb sends in its Echo Responses (0 before start). */
@@ -34,10 +45,6 @@ public final class GtpModule {
 
     void recovery(int value) {
         this.recovery = value & 0xFF;
-    }
-
-    void registry(MeterRegistry r) {
-        this.registry = r;
     }
 
     /** The metrics of one virtual server (created on first use). */
@@ -64,7 +71,7 @@ public final class GtpModule {
         return ok[0];
     }
 
-    /** Drops CAC windows that ended (run by the ager). */
+    /** Drops CAC windows that ended. */
     void expireCac(long nowNs, long windowNs) {
         cacBudget.values().removeIf(v -> nowNs - v[1] >= windowNs);
     }
@@ -73,6 +80,6 @@ public final class GtpModule {
     static boolean unstick(StickyTable table, int group, long imsiRaw) {
         byte[] id = new byte[8];
         GtpInspector.putLong(id, imsiRaw);
-        return table.remove(new StickyKey().set(StickyKind.GTP_IMSI, group, id), StickyChangeListener.RemoveReason.DELETED);
+        return table.remove(new StickyKey().set(IMSI, group, id), StickyChangeListener.RemoveReason.DELETED);
     }
 }

@@ -1,10 +1,11 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.binding.BindingTable;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.ServerFarm;
 import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.v1.GtpV1Message;
-import io.mclb.transaction.RequestContext;
+import io.mclb.service.Classification;
 import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
 import io.netty.buffer.ByteBuf;
@@ -57,7 +58,7 @@ final class GtpNotifications {
         return type == DELETE || type == CAC_FAILURE;
     }
 
-    void handle(GtpV1Message m, InetSocketAddress sender, RequestContext req, GtpVserverSettings st) {
+    void handle(GtpV1Message m, InetSocketAddress sender, Classification<GtpTx> req, GtpVserverSettings st) {
         RealServer real = realAt(vs.snapshot(), sender.getAddress());
         int type = m.messageType();
         String kind = type == DELETE ? "delete" : "cac_failure";
@@ -73,7 +74,7 @@ final class GtpNotifications {
         }
         long imsiRaw = m.ies().imsiRaw();
         int nsapi = m.ies().nsapi();
-        GtpSessions sessions = module.sessions();
+        BindingTable<GtpSession> sessions = module.sessions();
         long nowNs = vs.clock().nanoTime();
         String result;
         if (type == DELETE) {
@@ -93,11 +94,11 @@ final class GtpNotifications {
         req.local(answer(m, type + 1, acted ? GtpCause.V1_REQUEST_ACCEPTED : GtpCause.V1_NON_EXISTENT));
     }
 
-    private static int endSessions(GtpSessions sessions, long imsiRaw, int nsapi, RealServer real) {
+    private static int endSessions(BindingTable<GtpSession> sessions, long imsiRaw, int nsapi, RealServer real) {
         if (nsapi < 0) {
-            return sessions.closeImsi(imsiRaw, real.id());
+            return sessions.closeOwner(imsiRaw, real.id());
         }
-        GtpSessions.Session s = sessions.get(imsiRaw, nsapi);
+        GtpSession s = sessions.get(imsiRaw, nsapi);
         return s != null && s.real().id() == real.id() && sessions.close(s) ? 1 : 0;
     }
 

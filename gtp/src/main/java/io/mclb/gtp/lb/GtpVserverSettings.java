@@ -1,18 +1,15 @@
 package io.mclb.gtp.lb;
 
-import io.mclb.config.ExtensionLine;
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.gtp.Tbcd;
 import io.mclb.gtp.v0.TidLayout;
 import io.mclb.vserver.VirtualServer;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
- * The GTP lines of one virtual server, parsed once per configuration snapshot (never per
- * datagram). Lines were checked by {@link GtpConfigSyntax#claimLine}, so parsing here cannot fail.
+ * The GTP settings of one virtual server, resolved once per configuration snapshot (never per
+ * datagram) from its {@link GtpLines} records.
  *
  * @param inspect          {@code service gtp-inspect}: cause codes are inspected, sessions counted
  * @param stickyImsi       {@code sticky gtp imsi [group N]} present
@@ -42,41 +39,18 @@ public record GtpVserverSettings(boolean inspect, boolean stickyImsi, int sticky
     }
 
     public static GtpVserverSettings of(VirtualServerConfig c) {
-        boolean inspect = GtpConfigSyntax.SERVICE_INSPECT.equals(c.service());
-        boolean sticky = false;
-        int group = 0;
-        int request = DEFAULT_REQUEST_SECONDS;
-        int imsi = DEFAULT_IMSI_SECONDS;
-        int cac = 0;
-        TidLayout tid = TidLayout.OSMO_GGSN;
-        List<Long> prefixes = new ArrayList<>();
-        for (ExtensionLine x : c.extensions()) {
-            if (!x.owner().equals(GtpConfigSyntax.OWNER)) {
-                continue;
-            }
-            List<String> t = x.tokens();
-            String k = t.get(0).toLowerCase(Locale.ROOT);
-            if (k.equals("sticky")) {
-                sticky = true;
-                group = t.size() > 4 ? Integer.parseInt(t.get(4)) : 0;
-            } else if (k.equals("idle") && t.get(2).equalsIgnoreCase("request")) {
-                request = Integer.parseInt(t.get(3));
-            } else if (k.equals("idle")) {
-                imsi = Integer.parseInt(t.get(3));
-            } else if (k.equals("gtp") && t.get(1).equalsIgnoreCase("notification")) {
-                cac = t.size() > 3 ? Integer.parseInt(t.get(3)) : DEFAULT_CAC_REASSIGN;
-            } else if (k.equals("gtp")) {
-                tid = t.get(2).equalsIgnoreCase("gsm") ? TidLayout.GSM_09_60 : TidLayout.OSMO_GGSN;
-            } else if (k.equals("client")) {
-                String code = t.get(3);
-                prefixes.add(Tbcd.pack(Long.parseLong(code), code.length()));
-            }
-        }
-        if (group == 0) {
-            group = VirtualServer.ownGroup(c.name());
-        }
-        long[] p = prefixes.stream().mapToLong(Long::longValue).toArray();
-        return new GtpVserverSettings(inspect, sticky, group, request, imsi, cac, p, tid);
+        GtpLines.StickyImsi sticky = c.record(GtpLines.StickyImsi.class);
+        GtpLines.IdleRequest request = c.record(GtpLines.IdleRequest.class);
+        GtpLines.IdleImsi imsi = c.record(GtpLines.IdleImsi.class);
+        GtpLines.CacNotification cac = c.record(GtpLines.CacNotification.class);
+        GtpLines.V0Tid tid = c.record(GtpLines.V0Tid.class);
+        List<GtpLines.CarrierCode> codes = c.records(GtpLines.CarrierCode.class);
+        int group = sticky == null || sticky.group() == 0 ? VirtualServer.ownGroup(c.name()) : sticky.group();
+        return new GtpVserverSettings(GtpConfigSyntax.SERVICE_INSPECT.equals(c.service()), sticky != null, group,
+                request == null ? DEFAULT_REQUEST_SECONDS : request.seconds(),
+                imsi == null ? DEFAULT_IMSI_SECONDS : imsi.seconds(), cac == null ? 0 : cac.reassign(),
+                codes.stream().mapToLong(GtpLines.CarrierCode::packed).toArray(),
+                tid == null ? TidLayout.OSMO_GGSN : tid.layout());
     }
 
     /** Whether a decoded IMSI (packed {@link Tbcd} digits) starts with an allowed carrier code. Allocation-free. */

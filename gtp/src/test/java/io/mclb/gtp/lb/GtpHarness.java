@@ -7,7 +7,8 @@ import io.mclb.gtp.GtpTestMessages;
 import io.mclb.gtp.Tbcd;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.Modules;
+import io.mclb.service.ServingGate;
 import io.micrometer.core.instrument.Counter;
 
 import java.io.IOException;
@@ -24,7 +25,7 @@ import java.util.Map;
 /** An mclb runtime with the GTP module in front of {@link FakeGgsn}s, on loopback with a manual clock. */
 final class GtpHarness implements AutoCloseable {
     final ManualClock clock = new ManualClock();
-    final GtpServiceFactory factory = new GtpServiceFactory();
+    final GtpServiceModule factory = new GtpServiceModule();
     final List<FakeGgsn> ggsns = new ArrayList<>();
     final List<DatagramSocket> clients = new ArrayList<>();
     MclbRuntime runtime;
@@ -45,11 +46,11 @@ final class GtpHarness implements AutoCloseable {
     }
 
     MclbConfig parse(Path dir, String text) throws Exception {
-        return ConfigParser.parse("test.cfg", text, dir, List.of(factory.syntax()));
+        return ConfigParser.parse("test.cfg", text, dir, Modules.of(factory).grammar());
     }
 
     void start(MclbConfig config) throws Exception {
-        runtime = MclbRuntime.start(config, Map.of("gtp", factory, "gtp-inspect", factory), ServingGate.ALWAYS, clock);
+        runtime = MclbRuntime.start(config, Modules.of(factory), ServingGate.ALWAYS, clock);
     }
 
     DatagramSocket client() throws IOException {

@@ -78,9 +78,9 @@ class GtpProbeAndIpv6Test {
         }
         RealServer rb = h.real("F", b);
         assertThat(rb.activeConnections()).isEqualTo(3);
-        assertThat(h.runtime.stickyTable().size(StickyKind.GTP_IMSI)).isEqualTo(3);
+        assertThat(h.runtime.stickyTable().size(GtpModule.IMSI)).isEqualTo(3);
         b.recovery = 2;
-        await().atMost(WAIT).until(() -> h.runtime.stickyTable().size(StickyKind.GTP_IMSI) == 0);
+        await().atMost(WAIT).until(() -> h.runtime.stickyTable().size(GtpModule.IMSI) == 0);
         await().atMost(WAIT).until(() -> rb.activeConnections() == 0);
         assertThat(h.factory.module().sessions().size()).isZero();
         assertThat(h.counter(GtpMetrics.GGSN_RESTARTS, "farm", "F")).isEqualTo(1);
@@ -110,7 +110,7 @@ class GtpProbeAndIpv6Test {
         GtpHarness.send(sgsn, GtpHarness.v2Create("262010000000900", 0x10), vip);
         byte[] r = GtpHarness.receive(sgsn);
         assertThat(r[1] & 0xFF).isEqualTo(33);
-        GtpSessions.Session s = h.factory.module().sessions().get(io.mclb.gtp.Tbcd.encodeRaw("262010000000900"), 5);
+        GtpSession s = h.factory.module().sessions().get(io.mclb.gtp.Tbcd.encodeRaw("262010000000900"), 5);
         assertThat(s).isNotNull();
         assertThat(s.ggsnAddress()).as("IPv6 F-TEID address learned").hasSize(16);
         GtpHarness.send(sgsn, GtpHarness.v2Delete(s.teid(), 0x11), vip);

@@ -318,7 +318,7 @@ class GtpServiceFuzzTest {
         assertThat(echoAnswers).as("echoes from a GGSN answered on the upstream socket").isPositive();
         assertThat(causeReassignments).as("node-failure causes moved a create").isPositive();
         assertThat(d.getOrDefault("no_real_available", 0.0)).as("a create every real refused").isPositive();
-        assertThat(h.factory.module().sessions().teidCollisions()).as("TEIDs learned twice").isPositive();
+        assertThat(h.factory.module().sessions().aliasCollisions()).as("TEIDs learned twice").isPositive();
         assertThat(retransmissions).isPositive();
         assertThat(sum(GtpMetrics.CAUSES, "version", "v0")).isPositive();
         assertThat(sum(GtpMetrics.CAUSES, "version", "v1")).isPositive();
@@ -344,13 +344,13 @@ class GtpServiceFuzzTest {
         h.runtime.stickyTable().forEach((k, v) -> {
             entries.merge(v.realId(), 1L, Long::sum);
             all[0]++;
-            if (k.kind() == StickyKind.GTP_IMSI) {
+            if (k.kind() == GtpModule.IMSI) {
                 all[1]++;
             }
             return true;
         });
         assertThat(h.runtime.stickyTable().size()).isEqualTo(all[0]);
-        assertThat(h.runtime.stickyTable().size(StickyKind.GTP_IMSI)).isEqualTo(all[1]).isEqualTo(all[0]);
+        assertThat(h.runtime.stickyTable().size(GtpModule.IMSI)).isEqualTo(all[1]).isEqualTo(all[0]);
         for (RealServer r : h.runtime.farms().get("GGSN-FARM").reals()) {
             assertThat(r.activeConnections()).isNotNegative();
             assertThat(r.clients()).as("sticky clients of %s", r.label()).isEqualTo(entries.getOrDefault(r.id(), 0L));

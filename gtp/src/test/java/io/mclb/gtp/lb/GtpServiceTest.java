@@ -166,7 +166,7 @@ class GtpServiceTest {
                 .allMatch(n -> n >= 1);
 
         // delete one session through mclb by the GGSN's TEID: follow-up routing + decrement
-        GtpSessions.Session s = h.factory.module().sessions().get(
+        GtpSession s = h.factory.module().sessions().get(
                 io.mclb.gtp.Tbcd.encodeRaw("262010000000200"), 5);
         assertThat(s).isNotNull();
         RealServer owner = s.real();
@@ -193,7 +193,7 @@ class GtpServiceTest {
         GtpHarness.receive(sgsn);
         GtpHarness.send(sgsn, GtpHarness.v2Create("262010000000301", 2), vip1);
         GtpHarness.receive(sgsn);
-        GtpSessions.Session s = h.factory.module().sessions().get(io.mclb.gtp.Tbcd.encodeRaw("262010000000300"), 5);
+        GtpSession s = h.factory.module().sessions().get(io.mclb.gtp.Tbcd.encodeRaw("262010000000300"), 5);
         assertThat(s.teid()).isNotZero();
         assertThat(s.ggsnAddress()).hasSize(4);
         GtpHarness.send(sgsn, GtpHarness.v2Delete(s.teid(), 3), vip1);

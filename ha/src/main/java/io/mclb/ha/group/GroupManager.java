@@ -2,7 +2,7 @@ package io.mclb.ha.group;
 
 import io.mclb.ha.vip.VirtualAddressControl;
 import io.mclb.time.NanoClock;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.ServingGate;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

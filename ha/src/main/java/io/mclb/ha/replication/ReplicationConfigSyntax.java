@@ -1,7 +1,9 @@
 package io.mclb.ha.replication;
 
+import io.mclb.config.BadLine;
 import io.mclb.config.ConfigBlock;
-import io.mclb.config.ConfigSyntax;
+import io.mclb.config.ConfigLine;
+import io.mclb.service.ConfigSyntax;
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.SourceRef;
@@ -28,20 +30,21 @@ public final class ReplicationConfigSyntax implements ConfigSyntax {
     }
 
     @Override
-    public Claim claimLine(ConfigBlock block, List<String> tokens) {
+    public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
+        List<String> tokens = line.tokens();
         try {
             if (block == ConfigBlock.VSERVER && !tokens.isEmpty() && tokens.get(0).equalsIgnoreCase("replicate")
                     && tokens.size() > 1 && tokens.get(1).equalsIgnoreCase("casa")) {
                 ReplicationConfig.parseReplicate(tokens);
-                return Claim.ok();
+                return Claim.of(line);
             }
             if (block == ConfigBlock.GLOBAL && tokens.size() > 1 && tokens.get(0).equalsIgnoreCase("mclb")
                     && tokens.get(1).equalsIgnoreCase("replicate")) {
                 ReplicationConfig.parseTls(tokens, null);
-                return Claim.ok();
+                return Claim.of(line);
             }
         } catch (IllegalArgumentException e) {
-            return Claim.error(e.getMessage());
+            throw new BadLine(e.getMessage());
         }
         return Claim.notMine();
     }

@@ -1,5 +1,6 @@
 package io.mclb.ha.replication;
 
+import io.mclb.testing.TestStickyKinds;
 import io.mclb.sticky.ChronicleStickyTable;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
@@ -39,7 +40,7 @@ final class Node implements AutoCloseable {
     }
 
     static StickyKey key(int i) {
-        return new StickyKey().set(StickyKind.GTP_IMSI, 1, ("26201" + i).getBytes());
+        return new StickyKey().set(TestStickyKinds.GTP_IMSI, 1, ("26201" + i).getBytes());
     }
 
     static StickyValue value(long real) {

@@ -6,7 +6,7 @@ import io.mclb.ha.replication.StickyReplicator;
 import io.mclb.sticky.ChronicleStickyTable;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
-import io.mclb.sticky.StickyKind;
+import io.mclb.gtp.lb.GtpModule;
 import io.mclb.sticky.StickyTables;
 import io.mclb.sticky.StickyValue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -132,7 +132,7 @@ public final class ReplicationLagBenchmark {
                 } else {
                     fill(imsi, rnd.nextLong(created));
                 }
-                key.set(StickyKind.GTP_IMSI, 1, imsi);
+                key.set(GtpModule.IMSI, 1, imsi);
                 if (roll == 9 && created >= 100) {
                     active.remove(key, StickyChangeListener.RemoveReason.DELETED);
                 } else {

@@ -1,7 +1,7 @@
 package io.mclb.perf.sticky;
 
 import io.mclb.sticky.StickyKey;
-import io.mclb.sticky.StickyKind;
+import io.mclb.gtp.lb.GtpModule;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
 
@@ -28,7 +28,7 @@ final class StickyFill {
             scratch[d] = (byte) ('0' + v % 10);
             v /= 10;
         }
-        return key.set(StickyKind.GTP_IMSI, 1, scratch, 0, 15);
+        return key.set(GtpModule.IMSI, 1, scratch, 0, 15);
     }
 
     static void fill(StickyTable table, long entries) {

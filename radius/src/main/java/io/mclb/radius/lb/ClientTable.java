@@ -20,10 +20,10 @@ final class ClientTable {
     private final Entry[] v4;
     private final Entry[] v6;
 
-    ClientTable(List<ClientLine> lines) {
+    ClientTable(List<RadiusLines.Client> lines) {
         List<Entry> a = new ArrayList<>();
         List<Entry> b = new ArrayList<>();
-        for (ClientLine l : lines) {
+        for (RadiusLines.Client l : lines) {
             byte[] n = l.network().getAddress();
             if (n.length == 4) {
                 int mask = l.prefix() == 0 ? 0 : -1 << (32 - l.prefix());
@@ -37,10 +37,6 @@ final class ClientTable {
         b.sort(longestFirst);
         v4 = a.toArray(Entry[]::new);
         v6 = b.toArray(Entry[]::new);
-    }
-
-    /** One {@code mclb radius client} line. */
-    record ClientLine(InetAddress network, int prefix, RadiusSecret secret) {
     }
 
     boolean isEmpty() {

@@ -1,13 +1,13 @@
 package io.mclb.radius.lb;
 
 import io.mclb.farm.RealServer;
+import io.mclb.select.RealSelector;
+import io.mclb.select.Selection;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
-import io.mclb.sticky.StickyKind;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
 import io.mclb.vserver.VirtualServer;
-import io.mclb.vserver.VserverSnapshot;
 
 /**
  * Framed-IP sticky entries of one inspector: written when an Access-Accept or an answered
@@ -21,10 +21,13 @@ final class FramedIpLearner {
     private final StickyKey key = new StickyKey();
     private final StickyValue value = new StickyValue();
     private final byte[] scratch = new byte[4];
+    private final RealSelector selector;
+    private final Selection selection = new Selection();
 
     FramedIpLearner(RadiusRuntime rt, VirtualServer vs) {
         this.rt = rt;
         this.vs = vs;
+        this.selector = vs.newSelector();
     }
 
     private void framedKey(int group, int framed) {
@@ -32,7 +35,7 @@ final class FramedIpLearner {
         scratch[1] = (byte) (framed >>> 16);
         scratch[2] = (byte) (framed >>> 8);
         scratch[3] = (byte) framed;
-        key.set(StickyKind.RADIUS_FRAMED_IP, group, scratch, 0, 4);
+        key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
     }
 
     private void refresh(VserverRadius v, long nowMs) {
@@ -68,7 +71,7 @@ final class FramedIpLearner {
         }
     }
 
-    /** local-ack: nothing is forwarded, so the framed-IP entry names the real the route map or farm would pick. */
+    /** local-ack: nothing is forwarded, so the framed-IP entry names the real the selection step would pick. */
     void learnLocally(VserverRadius v, int framed, int nasIp, long nowMs) {
         StickyTable table = rt.ctx.stickyTable();
         framedKey(v.learnGroup(), framed);
@@ -76,24 +79,10 @@ final class FramedIpLearner {
             refresh(v, nowMs);
             return;
         }
-        VserverSnapshot s = vs.snapshot();
-        RealServer r = null;
-        RadiusSettings settings = rt.settings;
-        if (v.routeMap() != null) {
-            int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
-            r = hop == 0 ? null : VserverReals.realAt(s, hop);
-        }
-        long nowNs = rt.ctx.clock().nanoTime();
-        if (r == null) {
-            r = s.farm().pickAndAcquire(nowNs, null, true);
-            if (r == null && s.backup() != null) {
-                r = s.backup().pickAndAcquire(nowNs, null, true);
-            }
-            if (r != null) {
-                r.release();
-            }
-        }
+        RealServer r = selector.select(vs.snapshot(), selection.reset().routeKey(framed & 0xFFFF_FFFFL), null,
+                rt.ctx.clock().nanoTime(), nowMs);
         if (r != null) {
+            r.release(); // chosen, not used: no request goes to it
             learn(v.learnGroup(), framed, r, nasIp, v.subscriberSeconds());
         }
     }

@@ -1,7 +1,9 @@
 package io.mclb.radius.lb;
 
+import io.mclb.config.Args;
+import io.mclb.config.BadLine;
 import io.mclb.config.ConfigBlock;
-import io.mclb.config.ConfigSyntax;
+import io.mclb.config.ConfigLine;
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.PredictorKind;
@@ -10,22 +12,19 @@ import io.mclb.config.ServerFarmConfig;
 import io.mclb.config.SourceRef;
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.radius.codec.RadiusSecret;
+import io.mclb.service.ConfigSyntax;
 
-import java.util.ArrayList;
+import java.net.InetAddress;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
-import static io.mclb.radius.lb.ConfigTokens.end;
-import static io.mclb.radius.lb.ConfigTokens.integer;
-import static io.mclb.radius.lb.ConfigTokens.is;
-import static io.mclb.radius.lb.ConfigTokens.lower;
-
 /**
- * The RADIUS configuration lines (radius/README.md lists them). Secrets are stored as
- * {@code key 7 <obfuscated>} (and probe passwords as {@code password 7 ...}) through
- * {@link Claim#ok(List, List)}, so {@code show running-config} never prints them in clear.
- * Stateless: safe to share between parses.
+ * The RADIUS configuration lines (radius/README.md lists them), read once into {@link RadiusLines}
+ * records. Secrets are stored as {@code key 7 <obfuscated>} so {@code show running-config} never
+ * prints them in clear. The route-map lines belong to the engine ({@code io.mclb.predictor}), the
+ * {@code radius} probe type to {@link RadiusProbe}. Stateless: safe to share between parses.
  */
 public final class RadiusConfigSyntax implements ConfigSyntax {
     public static final String OWNER = "radius";
@@ -42,230 +41,110 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
     }
 
     @Override
-    public Claim claimLine(ConfigBlock block, List<String> t) {
-        try {
-            return switch (block) {
-                case GLOBAL -> global(t);
-                case REAL -> real(t);
-                case VSERVER -> vserver(t);
-                case SERVERFARM -> farm(t);
-            };
-        } catch (IllegalArgumentException e) {
-            return Claim.error(e.getMessage());
-        }
+    public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
+        return switch (block) {
+            case GLOBAL -> global(line);
+            case REAL -> real(line);
+            case VSERVER -> vserver(line);
+            case SERVERFARM -> Claim.notMine();
+        };
     }
 
-    private static Claim global(List<String> t) {
-        if (is(t, 0, "mclb") && is(t, 1, "radius") && is(t, 2, "client")) {
-            RadiusSecret s = client(t).secret();
-            return Claim.ok(ConfigTokens.obfuscated(t, 5, s), null);
+    private static Claim global(ConfigLine l) throws BadLine {
+        if (!(l.is(0, "mclb") && l.is(1, "radius") && l.is(2, "client"))) {
+            return Claim.notMine();
         }
-        if (is(t, 0, "access-list")) {
-            acl(t);
-            return Claim.ok();
-        }
-        return Claim.notMine();
-    }
-
-    /** {@code mclb radius client IP MASK key 0|7 SECRET}. */
-    static ClientTable.ClientLine client(List<String> t) {
+        List<String> t = l.tokens();
         String label = "mclb radius client";
         if (t.size() < 6) {
-            throw new IllegalArgumentException(label + ": expected 'mclb radius client IP MASK key 0|7 SECRET'");
+            throw new BadLine(label + ": expected 'mclb radius client IP MASK key 0|7 SECRET'");
         }
-        var a = ConfigTokens.address(t.get(3), label);
-        int bits = a.getAddress().length * 8;
-        int prefix = ConfigTokens.prefix(t.get(4), bits, label + " mask");
-        return new ClientTable.ClientLine(a, prefix, ConfigTokens.key(t, 5, label));
+        InetAddress a = Args.address(t, 3, label);
+        int prefix = mask(t.get(4), a.getAddress().length * 8, label + " mask");
+        String secret = key(t, 5, label);
+        return Claim.of(new RadiusLines.Client(a, prefix, RadiusSecret.ofString(secret)),
+                Args.withType7Secret(t, 6, secret));
     }
 
-    /** {@code access-list N permit ip SRC WILDCARD|host SRC|any any}. */
-    static RouteMaps.AclLine acl(List<String> t) {
-        String label = "access-list";
-        integer(t, 1, label + " number", 1, 2699);
-        if (!is(t, 2, "permit") || !is(t, 3, "ip")) {
-            throw new IllegalArgumentException(label + " " + t.get(1)
-                    + ": only 'permit ip SRC WILDCARD any' is supported (source matching for route maps)");
+    /** A dotted IPv4 mask or a bare prefix length (IOS client lines use both). */
+    private static int mask(String s, int maxBits, String label) throws BadLine {
+        if (s.matches("\\d{1,3}") && Integer.parseInt(s) <= maxBits) {
+            return Integer.parseInt(s);
         }
-        int src;
-        int wildcard;
-        int next;
-        if (is(t, 4, "any")) {
-            src = 0;
-            wildcard = -1;
-            next = 5;
-        } else if (is(t, 4, "host") && t.size() > 5) {
-            src = ConfigTokens.ipv4(t.get(5), label + " source");
-            wildcard = 0;
-            next = 6;
-        } else if (t.size() > 5) {
-            src = ConfigTokens.ipv4(t.get(4), label + " source");
-            wildcard = ConfigTokens.ipv4(t.get(5), label + " wildcard");
-            next = 6;
-        } else {
-            throw new IllegalArgumentException(label + " " + t.get(1) + ": expected 'permit ip SRC WILDCARD any'");
+        if (maxBits == 32 && Args.parseAddress(s) != null) {
+            return Args.prefix(s, label, 32);
         }
-        if (!is(t, next, "any")) {
-            throw new IllegalArgumentException(label + " " + t.get(1) + ": destination must be 'any'");
-        }
-        end(t, next, label);
-        return new RouteMaps.AclLine(src, wildcard);
+        throw new BadLine(label + ": '" + s + "' is not a contiguous mask or prefix length 0.." + maxBits);
     }
 
-    @Override
-    public Claim claimStanza(List<String> h, List<List<String>> children) {
-        try {
-            if (is(h, 0, "route-map")) {
-                routeMapEntry(h, children);
-                return Claim.ok();
-            }
-            if (is(h, 0, "ip") && is(h, 1, "slb") && is(h, 2, "probe") && is(h, 4, SERVICE)) {
-                ProbeSettings p = probe(h, children);
-                List<List<String>> stored = new ArrayList<>();
-                for (List<String> c : children) {
-                    stored.add(is(c, 0, "access-request") ? ConfigTokens.obfuscated(c, 3, p.password()) : c);
-                }
-                return Claim.ok(h, stored);
-            }
-        } catch (IllegalArgumentException e) {
-            return Claim.error(e.getMessage());
+    /** {@code key|password 0|7 SECRET} with the keyword at {@code i}, ending the line: the clear secret. */
+    static String key(List<String> t, int i, String label) throws BadLine {
+        if (!Args.is(t, i, "key") && !Args.is(t, i, "password")) {
+            throw new BadLine(label + ": expected 'key 0|7 SECRET'");
         }
-        return Claim.notMine();
+        String clear = Args.secret(t, i + 1, label);
+        if (clear.isEmpty()) {
+            throw new BadLine(label + ": the secret must not be empty (RFC 2865 section 3)");
+        }
+        return clear;
     }
 
-    /** {@code route-map NAME permit SEQ} with {@code match ip address N...} and {@code set ip next-hop IP}. */
-    static RouteMaps.Entry routeMapEntry(List<String> h, List<List<String>> children) {
-        String label = "route-map";
-        if (h.size() < 2) {
-            throw new IllegalArgumentException("route-map: missing name");
+    private static Claim real(ConfigLine l) throws BadLine {
+        if (!(l.is(0, "mclb") && l.is(1, "radius"))) {
+            return Claim.notMine();
         }
-        if (h.size() > 2 && !is(h, 2, "permit")) {
-            throw new IllegalArgumentException("route-map " + h.get(1) + ": only 'permit' entries are supported");
-        }
-        int seq = h.size() > 3 ? integer(h, 3, label + " sequence", 0, 65535) : 10;
-        end(h, 3, label);
-        List<String> acls = new ArrayList<>();
-        int nextHop = 0;
-        for (List<String> c : children) {
-            if (is(c, 0, "match") && is(c, 1, "ip") && is(c, 2, "address") && c.size() > 3) {
-                for (int i = 3; i < c.size(); i++) {
-                    integer(c, i, label + " match ip address", 1, 2699);
-                    acls.add(c.get(i));
-                }
-            } else if (is(c, 0, "set") && is(c, 1, "ip") && is(c, 2, "next-hop") && c.size() == 4) {
-                nextHop = ConfigTokens.ipv4(c.get(3), label + " set ip next-hop");
-            } else {
-                throw new IllegalArgumentException("route-map " + h.get(1) + ": unknown line '" + String.join(" ", c)
-                        + "', allowed 'match ip address N...', 'set ip next-hop IP'");
-            }
-        }
-        if (nextHop == 0) {
-            throw new IllegalArgumentException("route-map " + h.get(1) + " " + seq + ": missing 'set ip next-hop IP'");
-        }
-        return new RouteMaps.Entry(seq, List.copyOf(acls), nextHop);
+        String secret = key(l.tokens(), 2, "mclb radius key");
+        return Claim.of(new RadiusLines.RealKey(RadiusSecret.ofString(secret)),
+                Args.withType7Secret(l.tokens(), 3, secret));
     }
 
-    /** {@code ip slb probe NAME radius} and its sub-lines. */
-    static ProbeSettings probe(List<String> h, List<List<String>> children) {
-        String name = h.get(3);
-        String label = "probe " + name;
-        end(h, 4, label);
-        int interval = ProbeSettings.DEFAULT_INTERVAL;
-        int faildetect = ProbeSettings.DEFAULT_FAILDETECT;
-        int timeout = ProbeSettings.DEFAULT_TIMEOUT;
-        String user = null;
-        RadiusSecret password = null;
-        for (List<String> c : children) {
-            switch (lower(c, 0)) {
-                case "interval" -> {
-                    interval = integer(c, 1, label + " interval", 1, 65535);
-                    end(c, 1, label);
-                }
-                case "faildetect" -> {
-                    faildetect = integer(c, 1, label + " faildetect", 1, 255);
-                    end(c, 1, label);
-                }
-                case "timeout" -> {
-                    timeout = integer(c, 1, label + " timeout", 1, 65535);
-                    end(c, 1, label);
-                }
-                case "status-server" -> {
-                    end(c, 0, label);
-                    user = null;
-                    password = null;
-                }
-                case "access-request" -> {
-                    if (!is(c, 1, "user") || c.size() < 5 || !is(c, 3, "password")) {
-                        throw new IllegalArgumentException(label + ": expected 'access-request user U password 0|7 P'");
-                    }
-                    user = c.get(2);
-                    password = ConfigTokens.key(c, 3, label + " access-request password");
-                }
-                default -> throw new IllegalArgumentException(label + ": unknown line '" + lower(c, 0)
-                        + "', allowed interval S, faildetect N, timeout S, status-server, access-request user U password 0|7 P");
-            }
-        }
-        return new ProbeSettings(name, interval, faildetect, timeout, user, password);
-    }
-
-    private static Claim real(List<String> t) {
-        if (is(t, 0, "mclb") && is(t, 1, "radius")) {
-            RadiusSecret s = ConfigTokens.key(t, 2, "mclb radius key");
-            return Claim.ok(ConfigTokens.obfuscated(t, 2, s), null);
-        }
-        return Claim.notMine();
-    }
-
-    private static Claim farm(List<String> t) {
-        if (is(t, 0, "probe") && t.size() == 2) {
-            return Claim.ok();
-        }
-        return Claim.notMine();
-    }
-
-    private static Claim vserver(List<String> t) {
-        if (is(t, 0, "sticky") && is(t, 1, "radius")) {
+    private static Claim vserver(ConfigLine l) throws BadLine {
+        List<String> t = l.tokens();
+        if (l.is(0, "sticky") && l.is(1, "radius")) {
             String label = "sticky radius";
-            switch (lower(t, 2)) {
-                case "calling-station-id", "username", "framed-ip" -> {
-                }
-                default -> throw new IllegalArgumentException(label + ": '" + lower(t, 2)
+            RadiusLines.Identity id = switch (l.word(2)) {
+                case "calling-station-id" -> RadiusLines.Identity.CALLING_STATION_ID;
+                case "username" -> RadiusLines.Identity.USERNAME;
+                case "framed-ip" -> RadiusLines.Identity.FRAMED_IP;
+                default -> throw new BadLine(label + ": '" + l.word(2)
                         + "' unknown, allowed calling-station-id, username, framed-ip");
-            }
+            };
+            int group = 0;
             if (t.size() > 3) {
-                if (!is(t, 3, "group")) {
-                    throw new IllegalArgumentException(label + " " + t.get(2) + ": expected 'group N'");
+                if (!l.is(3, "group")) {
+                    throw new BadLine(label + " " + t.get(2) + ": expected 'group N'");
                 }
-                integer(t, 4, label + " group", 1, 32767);
-                end(t, 4, label);
+                group = Args.integer(t, 4, label + " group", 1, 32767);
+                Args.end(t, 4, label);
             }
-            return Claim.ok();
+            return Claim.of(new RadiusLines.Sticky(id, group));
         }
-        if (is(t, 0, "idle") && is(t, 1, "radius")) {
-            if (!is(t, 2, "request") && !is(t, 2, "framed-ip")) {
-                throw new IllegalArgumentException("idle radius: allowed 'request S', 'framed-ip S'");
+        if (l.is(0, "idle") && l.is(1, "radius")) {
+            if (!l.is(2, "request") && !l.is(2, "framed-ip")) {
+                throw new BadLine("idle radius: allowed 'request S', 'framed-ip S'");
             }
-            integer(t, 3, "idle radius " + t.get(2), 1, is(t, 2, "request") ? 3600 : 2_000_000);
-            end(t, 3, "idle radius");
-            return Claim.ok();
+            boolean request = l.is(2, "request");
+            int s = Args.integer(t, 3, "idle radius " + t.get(2), 1, request ? 3600 : 2_000_000);
+            Args.end(t, 3, "idle radius");
+            return Claim.of(request ? new RadiusLines.IdleRequest(s) : new RadiusLines.IdleSubscriber(s));
         }
-        if (is(t, 0, "purge") && is(t, 1, "radius")) {
-            if (!is(t, 2, "framed-ip") || !is(t, 3, "acct") || !(is(t, 4, "on-off") || is(t, 4, "stop"))) {
-                throw new IllegalArgumentException("purge radius: expected 'purge radius framed-ip acct on-off|stop'");
+        if (l.is(0, "purge") && l.is(1, "radius")) {
+            if (!l.is(2, "framed-ip") || !l.is(3, "acct") || !(l.is(4, "on-off") || l.is(4, "stop"))) {
+                throw new BadLine("purge radius: expected 'purge radius framed-ip acct on-off|stop'");
             }
-            end(t, 4, "purge radius framed-ip acct");
-            return Claim.ok();
+            Args.end(t, 4, "purge radius framed-ip acct");
+            return Claim.of(new RadiusLines.Purge(l.is(4, "on-off")));
         }
-        if (is(t, 0, "radius")) {
-            if (is(t, 1, "acct") && is(t, 2, "local-ack")) {
-                RadiusSecret s = ConfigTokens.key(t, 3, "radius acct local-ack");
-                return Claim.ok(ConfigTokens.obfuscated(t, 3, s), null);
+        if (l.is(0, "radius")) {
+            if (l.is(1, "acct") && l.is(2, "local-ack")) {
+                String secret = key(t, 3, "radius acct local-ack");
+                return Claim.of(new RadiusLines.LocalAck(RadiusSecret.ofString(secret)), Args.withType7Secret(t, 4, secret));
             }
-            if (is(t, 1, "inject") && (is(t, 2, "auth") || is(t, 2, "acct")) && is(t, 3, "vsa") && is(t, 4, "cisco")
+            if (l.is(1, "inject") && (l.is(2, "auth") || l.is(2, "acct")) && l.is(3, "vsa") && l.is(4, "cisco")
                     && t.size() == 5) {
-                return Claim.ok();
+                return Claim.of(new RadiusLines.Inject(l.is(2, "auth")));
             }
-            throw new IllegalArgumentException("radius: allowed 'radius acct local-ack key 0|7 SECRET', "
+            throw new BadLine("radius: allowed 'radius acct local-ack key 0|7 SECRET', "
                     + "'radius inject auth vsa cisco', 'radius inject acct vsa cisco'");
         }
         return Claim.notMine();
@@ -273,13 +152,6 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
 
     @Override
     public void validate(MclbConfig c, ErrorSink errors) {
-        RadiusSettings s;
-        try {
-            s = RadiusSettings.from(c);
-        } catch (IllegalArgumentException e) {
-            errors.error(SourceRef.NONE, e.getMessage());
-            return;
-        }
         Set<String> radiusFarms = new HashSet<>();
         boolean anyRadius = false;
         for (VirtualServerConfig v : c.vservers().values()) {
@@ -298,67 +170,26 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
             if (v.backupFarm() != null) {
                 radiusFarms.add(v.backupFarm());
             }
-            ServerFarmConfig primary = c.farms().get(v.farm());
-            if (primary != null && primary.predictor() == PredictorKind.ROUTE_MAP && v.backupFarm() == null) {
-                errors.error(v.source(), "vserver " + v.name() + ": serverfarm " + v.farm()
-                        + " uses predictor route-map, which takes no reals: name the reals the route map's next hops"
-                        + " point at with 'serverfarm " + v.farm() + " backup FARM'");
-            }
-            if (primary != null && primary.predictor() == PredictorKind.ROUTE_MAP && v.backupFarm() != null) {
-                ServerFarmConfig b = c.farms().get(v.backupFarm());
-                for (RouteMaps.Entry e : s.routeMaps.entries(primary.routeMap())) {
-                    boolean found = b != null && b.reals().stream().anyMatch(r -> r.address().getAddress().length == 4
-                            && ClientTable.toInt(r.address().getAddress()) == e.nextHop());
-                    if (!found) {
-                        errors.warning(v.source(), "vserver " + v.name() + ": route-map " + primary.routeMap() + " "
-                                + e.seq() + " next hop is no real of serverfarm " + v.backupFarm()
-                                + ": matching subscribers are balanced by the backup farm");
-                    }
-                }
-            }
         }
-        if (anyRadius && s.clients.isEmpty()) {
+        if (anyRadius && c.records(RadiusLines.Client.class).isEmpty()) {
             errors.warning(SourceRef.NONE, "no 'mclb radius client IP MASK key ...' line: every RADIUS request will be"
                     + " dropped (radius_unknown_client)");
         }
         for (ServerFarmConfig f : c.farms().values()) {
-            validateFarm(c, f, s, radiusFarms.contains(f.name()), errors);
+            if (radiusFarms.contains(f.name()) && f.predictor() != PredictorKind.ROUTE_MAP) {
+                validateFarm(f, errors);
+            }
         }
     }
 
-    private static void validateFarm(MclbConfig c, ServerFarmConfig f, RadiusSettings s, boolean radius,
-                                     ErrorSink errors) {
-        if (f.predictor() == PredictorKind.ROUTE_MAP) {
-            if (!s.routeMaps.has(f.routeMap())) {
-                errors.error(f.source(), "serverfarm " + f.name() + ": predictor route-map " + f.routeMap()
-                        + ": no such route-map");
-            }
-            for (ExtensionLine x : f.extensions()) {
-                errors.error(x.source(), "serverfarm " + f.name() + " uses predictor route-map, which takes no further"
-                        + " farm lines (IOS): remove '" + x.tokens().get(0) + " ...'");
-            }
-            if (f.failActionPurge()) {
-                errors.error(f.source(), "serverfarm " + f.name() + " uses predictor route-map, which takes no further"
-                        + " farm lines (IOS): remove 'failaction purge'");
-            }
-            return;
-        }
-        for (ExtensionLine x : f.extensions()) {
-            if (x.owner().equals(OWNER) && is(x.tokens(), 0, "probe") && !s.probes.containsKey(x.tokens().get(1))) {
-                errors.warning(x.source(), "serverfarm " + f.name() + ": probe " + x.tokens().get(1)
-                        + " is not an 'ip slb probe NAME radius': ignored");
-            }
-        }
-        if (!radius) {
-            return;
-        }
+    private static void validateFarm(ServerFarmConfig f, ErrorSink errors) {
         if (f.predictor() != PredictorKind.ROUNDROBIN) {
             errors.error(f.source(), "serverfarm " + f.name() + " serves RADIUS: predictor "
-                    + f.predictor().name().toLowerCase(java.util.Locale.ROOT)
+                    + f.predictor().name().toLowerCase(Locale.ROOT)
                     + " not allowed, RADIUS farms use weighted round robin or route-map (IOS)");
         }
         for (RealConfig r : f.reals()) {
-            if (RadiusSettings.realSecret(r) == null) {
+            if (r.record(RadiusLines.RealKey.class) == null) {
                 errors.error(r.source(), "real " + r.address().getHostAddress() + " of serverfarm " + f.name()
                         + " serves RADIUS and needs its shared secret: 'mclb radius key 0|7 SECRET'");
             }

@@ -1,6 +1,5 @@
 package io.mclb.radius.lb;
 
-import io.mclb.farm.RealServer;
 import io.mclb.net.DropReason;
 import io.mclb.radius.codec.RadiusAttributes;
 import io.mclb.radius.codec.RadiusCodes;
@@ -8,15 +7,14 @@ import io.mclb.radius.codec.RadiusCrypto;
 import io.mclb.radius.codec.RadiusDrops;
 import io.mclb.radius.codec.RadiusPacket;
 import io.mclb.radius.codec.RadiusSecret;
+import io.mclb.select.StickyMode;
+import io.mclb.service.Classification;
+import io.mclb.service.ResponseVerdict;
+import io.mclb.service.ServiceInspector;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
-import io.mclb.sticky.StickyValue;
-import io.mclb.transaction.RequestContext;
-import io.mclb.transaction.ResponseVerdict;
-import io.mclb.transaction.ServiceInspector;
 import io.mclb.transaction.Transaction;
 import io.mclb.vserver.VirtualServer;
-import io.mclb.vserver.VserverSnapshot;
 import io.netty.buffer.ByteBuf;
 
 import java.net.Inet4Address;
@@ -28,20 +26,18 @@ import java.net.InetSocketAddress;
  *
  * <p>Requests: framed ({@link RadiusPacket#wrap}), from a configured NAS (else
  * {@code radius_unknown_client}), verified with its secret (Accounting authenticator,
- * Message-Authenticator), then balanced: route map (accounting with a Framed-IP-Address), else
- * the subscriber's sticky entry (looked up here so that an entry written by the auth virtual
- * server's farm finds the real with the same address in this one), else the farm. Toward the
- * real the identifier becomes the upstream id and everything secret-dependent is re-signed with
- * the real's secret ({@link #toReal}); the identifier is written there, not in
- * {@link #writeRequestId}, because the NAS's authenticator covers it. Answers are verified with
- * the real's secret ({@link #verifyResponse}: a failure is dropped as
+ * Message-Authenticator), then handed to the engine's one selection step with the subscriber's
+ * sticky key (the first configured identity present) and the Framed-IP-Address as the route key
+ * of a {@code predictor route-map} farm. Toward the real the identifier becomes the upstream id
+ * and everything secret-dependent is re-signed with the real's secret ({@link #toReal}). Answers
+ * are verified with the real's secret ({@link #onResponse}: a failure is dropped as
  * {@code radius_bad_response_authenticator}, also for late replays) and re-signed for the NAS.
  *
  * <p>Allocation: one {@link RadiusTx} per new request; the local answers (Status-Server,
  * local-ack) reuse the request's buffer; a VSA injection grows the request's buffer in place.
  * Never throws on datagram content.
  */
-final class RadiusInspector implements ServiceInspector {
+final class RadiusInspector implements ServiceInspector<RadiusTx> {
     static final int UPSTREAM_SOCKETS = 16;
     private final RadiusRuntime rt;
     private final VirtualServer vs;
@@ -50,12 +46,13 @@ final class RadiusInspector implements ServiceInspector {
     private final byte[] scratch = new byte[256];
     private final byte[] auth = new byte[16];
     private final StickyKey key = new StickyKey();
-    private final StickyValue value = new StickyValue();
     private final ResponseCounters responses;
     private final FramedIpLearner learner;
     private final VsaCorrelation vsaCorrelation;
     private RadiusSettings lastSettings;
     private VserverRadius vr;
+    /** Fixed when the listeners start: a changed request timeout reaches new listeners only. */
+    private final Shape shape;
 
     RadiusInspector(RadiusRuntime rt, VirtualServer vs) {
         this.rt = rt;
@@ -63,6 +60,9 @@ final class RadiusInspector implements ServiceInspector {
         this.responses = new ResponseCounters(rt.ctx.registry(), vs);
         this.learner = new FramedIpLearner(rt, vs);
         this.vsaCorrelation = new VsaCorrelation(rt, p);
+        VserverRadius v = settings();
+        this.shape = new Shape(8, UPSTREAM_SOCKETS,
+                v == null ? VserverRadius.DEFAULT_REQUEST_TIMEOUT_MS : v.requestTimeoutMs());
     }
 
     private VserverRadius settings() {
@@ -74,23 +74,18 @@ final class RadiusInspector implements ServiceInspector {
         return vr;
     }
 
-    @Override
-    public int idBits() {
-        return 8;
-    }
-
     /**
-     * 16 sockets per loop: 4,096 requests in flight per AAA per loop instead of 256 (the 8-bit
-     * Identifier per path), as FreeRADIUS's proxy opens several source ports per home server.
-     * Measured: 256 capped a 300 ms AAA farm of three at about 3,500 requests/s.
+     * 8-bit Identifiers; 16 sockets per loop: 4,096 requests in flight per AAA per loop instead of
+     * 256 (the Identifier per path), as FreeRADIUS's proxy opens several source ports per home
+     * server. Measured: 256 capped a 300 ms AAA farm of three at about 3,500 requests/s.
      */
     @Override
-    public int upstreamSockets() {
-        return UPSTREAM_SOCKETS;
+    public Shape shape() {
+        return shape;
     }
 
     @Override
-    public void classify(ByteBuf datagram, InetSocketAddress client, RequestContext request) {
+    public void classify(ByteBuf datagram, InetSocketAddress client, Classification<RadiusTx> request) {
         DropReason bad = p.wrap(datagram);
         if (bad != null) {
             request.drop(bad);
@@ -149,42 +144,25 @@ final class RadiusInspector implements ServiceInspector {
             }
         }
         RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
-        request.attach(tx);
+        request.request(id, fingerprint).state(tx);
         if (v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
         } else if (v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
             tx.inject = vsaCorrelation.forAccountingStart();
-        }
-        VserverSnapshot s = vs.snapshot();
-        RealServer routed = null;
-        if (v.routeMap() != null && framed != 0) {
-            int hop = settings.routeMaps.nextHop(settings.routeMaps.entries(v.routeMap()), framed);
-            routed = hop == 0 ? null : VserverReals.realAt(s, hop);
-        }
-        boolean sticky = stickyKey(v, framed);
-        if (routed != null) {
-            request.followUp(id, fingerprint, routed.id());
-        } else if (sticky && rt.ctx.stickyTable().get(key, value, nowMs)) {
-            RealServer here = VserverReals.sameAddress(s, rt.ctx.realById(value.realId()));
-            // a failed real is left to the engine's assigner, which re-points the entry
-            if (here != null && here.isEligible(rt.ctx.clock().nanoTime(), false)) {
-                request.followUp(id, fingerprint, here.id());
-                refresh(v, nowMs);
-            } else {
-                request.request(id, fingerprint);
+            if (tx.inject != null) {
+                request.grow(tx.inject.length);
             }
-        } else {
-            request.request(id, fingerprint);
         }
-        // a Stop is routed by its session's entry first (to the AAA of the Start), then the entry goes;
-        // when that entry is the request's own key, the engine must not write it back
+        if (framed != 0) {
+            request.routeKey(framed & 0xFFFF_FFFFL); // a route-map farm routes the subscriber by it
+        }
+        // a Stop is routed by its session's entry (to the AAA of the Start), then the entry goes
         boolean stop = status == RadiusAttributes.ACCT_STATUS_STOP && framed != 0 && v.learnGroup() != 0;
-        if (stop) {
-            learner.forget(v.learnGroup(), framed, nasIp);
-        }
-        if (sticky && !(stop && key.kind() == StickyKind.RADIUS_FRAMED_IP)) {
+        tx.forgetFramedIp = stop;
+        if (stickyKey(v, framed)) {
             request.stickyKey().copyFrom(key.bytes());
-            request.sticky(v.subscriberSeconds(), false);
+            boolean endsItsEntry = stop && key.kind() == RadiusStickyKinds.FRAMED_IP;
+            request.sticky(v.subscriberSeconds(), endsItsEntry ? StickyMode.LOOKUP_ONLY : StickyMode.ON_ASSIGN);
         }
     }
 
@@ -193,7 +171,7 @@ final class RadiusInspector implements ServiceInspector {
         if (v.callingStationGroup() != 0) {
             int a = p.callingStationId();
             if (a >= 0 && p.valueLength(a) > 0) {
-                return setKey(StickyKind.RADIUS_CALLING_STATION_ID, v.callingStationGroup(), a);
+                return setKey(RadiusStickyKinds.CALLING_STATION_ID, v.callingStationGroup(), a);
             }
         }
         if (v.usernameGroup() != 0) {
@@ -202,7 +180,7 @@ final class RadiusInspector implements ServiceInspector {
                 a = p.userName();
             }
             if (a >= 0 && p.valueLength(a) > 0) {
-                return setKey(StickyKind.RADIUS_USERNAME, v.usernameGroup(), a);
+                return setKey(RadiusStickyKinds.USERNAME, v.usernameGroup(), a);
             }
         }
         if (v.framedIpGroup() != 0 && framed != 0) {
@@ -224,21 +202,13 @@ final class RadiusInspector implements ServiceInspector {
         scratch[1] = (byte) (framed >>> 16);
         scratch[2] = (byte) (framed >>> 8);
         scratch[3] = (byte) framed;
-        key.set(StickyKind.RADIUS_FRAMED_IP, group, scratch, 0, 4);
-    }
-
-    /** Extends the entry just read into {@link #value} (a follow-up bypasses the engine's refresh). */
-    private void refresh(VserverRadius v, long nowMs) {
-        long wanted = nowMs / 1000 + v.subscriberSeconds();
-        if (wanted - value.expiresEpochSeconds() >= 1) {
-            rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
-        }
+        key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
     }
 
     // ---- local answers, in the request's own buffer ----
 
     /** RFC 5997: Access-Accept on an authentication port, Accounting-Response on an accounting port. */
-    private void statusServerAnswer(ByteBuf buf, RadiusSecret nasSecret, RequestContext request) {
+    private void statusServerAnswer(ByteBuf buf, RadiusSecret nasSecret, Classification<RadiusTx> request) {
         int port = vs.snapshot().config().port();
         boolean acct = port == 1813 || port == 1646;
         p.authenticator(auth);
@@ -256,7 +226,7 @@ final class RadiusInspector implements ServiceInspector {
         request.local(buf.retain());
     }
 
-    private void accountingAck(ByteBuf buf, RadiusSecret secret, RequestContext request) {
+    private void accountingAck(ByteBuf buf, RadiusSecret secret, Classification<RadiusTx> request) {
         p.authenticator(auth);
         int o = p.offset();
         buf.setByte(o, RadiusCodes.ACCOUNTING_RESPONSE);
@@ -268,12 +238,7 @@ final class RadiusInspector implements ServiceInspector {
         request.local(buf.retain());
     }
 
-    // ---- the engine's id hooks ----
-
-    @Override
-    public void writeRequestId(ByteBuf datagram, long upstreamId) {
-        // written by toReal: changing it earlier would break the NAS authenticator check there
-    }
+    // ---- the engine's hooks after classification ----
 
     @Override
     public long responseId(ByteBuf datagram) {
@@ -281,20 +246,23 @@ final class RadiusInspector implements ServiceInspector {
                 ? datagram.getUnsignedByte(datagram.readerIndex() + 1) : -1;
     }
 
+    /**
+     * Writes the upstream identifier and re-signs for the real: the identifier is written here,
+     * under the new authenticators, because the NAS's authenticator covers it.
+     */
     @Override
-    public void writeResponseId(ByteBuf datagram, long originalId) {
-        // written by toClient, under the NAS's Response Authenticator
-    }
-
-    @Override
-    public int toRealGrowth(Transaction t) {
-        return t.attachment() instanceof RadiusTx tx && tx.inject != null ? tx.inject.length : 0;
-    }
-
-    @Override
-    public void toReal(ByteBuf datagram, Transaction t) {
-        if (!(t.attachment() instanceof RadiusTx tx) || p.wrap(datagram) != null) {
+    public void toReal(ByteBuf datagram, Transaction<RadiusTx> t) {
+        RadiusTx tx = t.state();
+        if (tx == null || p.wrap(datagram) != null) {
             return;
+        }
+        if (tx.forgetFramedIp) {
+            // after the selection step routed the Stop by the entry (and only once, not per retransmission)
+            tx.forgetFramedIp = false;
+            VserverRadius v = settings();
+            if (v != null && v.learnGroup() != 0) {
+                learner.forget(v.learnGroup(), tx.framedIp, tx.nasIp);
+            }
         }
         RadiusSecret realSecret = rt.realSecrets.of(t.real().id());
         if (realSecret == null) {
@@ -320,30 +288,29 @@ final class RadiusInspector implements ServiceInspector {
         tx.sentId = t.upstreamId();
     }
 
+    /** Verifies with the real's secret (also a late replay), then learns framed IPs from first answers. */
     @Override
-    public DropReason verifyResponse(ByteBuf datagram, Transaction t) {
+    public ResponseVerdict onResponse(ByteBuf datagram, Transaction<RadiusTx> t) {
         DropReason bad = p.wrap(datagram);
         if (bad != null) {
-            return bad;
+            return t.drop(bad);
         }
-        if (!(t.attachment() instanceof RadiusTx tx) || tx.realSecret == null) {
-            return RadiusDrops.BAD_RESPONSE_AUTHENTICATOR;
+        RadiusTx tx = t.state();
+        if (tx == null || tx.realSecret == null) {
+            return t.drop(RadiusDrops.BAD_RESPONSE_AUTHENTICATOR);
         }
         if (!RadiusCodes.isResponse(p.code())) {
-            return RadiusDrops.UNSUPPORTED_CODE;
+            return t.drop(RadiusDrops.UNSUPPORTED_CODE);
         }
         bad = crypto.verifyResponse(p, tx.code, tx.realSecret, tx.upstreamAuth);
         if (bad == RadiusDrops.BAD_AUTHENTICATOR || bad == RadiusDrops.BAD_MESSAGE_AUTHENTICATOR) {
-            return RadiusDrops.BAD_RESPONSE_AUTHENTICATOR;
+            return t.drop(RadiusDrops.BAD_RESPONSE_AUTHENTICATOR);
         }
-        return bad;
-    }
-
-    @Override
-    public ResponseVerdict inspectResponse(ByteBuf datagram, Transaction t) {
-        RadiusTx tx = (RadiusTx) t.attachment();
+        if (bad != null) {
+            return t.drop(bad);
+        }
         VserverRadius v = settings();
-        if (v == null || v.learnGroup() == 0) {
+        if (t.answered() || v == null || v.learnGroup() == 0) {
             return ResponseVerdict.FORWARD;
         }
         int code = p.code();
@@ -361,8 +328,9 @@ final class RadiusInspector implements ServiceInspector {
     }
 
     @Override
-    public void toClient(ByteBuf datagram, Transaction t) {
-        if (!(t.attachment() instanceof RadiusTx tx) || p.wrap(datagram) != null) {
+    public void toClient(ByteBuf datagram, Transaction<RadiusTx> t) {
+        RadiusTx tx = t.state();
+        if (tx == null || p.wrap(datagram) != null) {
             return;
         }
         p.trimPadding();

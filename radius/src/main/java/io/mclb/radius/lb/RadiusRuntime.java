@@ -2,8 +2,7 @@ package io.mclb.radius.lb;
 
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
-import io.mclb.sticky.StickyKind;
-import io.mclb.vserver.ServiceContext;
+import io.mclb.service.ServiceContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +67,7 @@ final class RadiusRuntime {
                 ip[1] = (byte) (framed >>> 16);
                 ip[2] = (byte) (framed >>> 8);
                 ip[3] = (byte) framed;
-                key.set(StickyKind.RADIUS_FRAMED_IP, (int) (e >>> 32), ip, 0, 4);
+                key.set(RadiusStickyKinds.FRAMED_IP, (int) (e >>> 32), ip, 0, 4);
                 if (ctx.stickyTable().remove(key, StickyChangeListener.RemoveReason.PURGED)) {
                     n++;
                 }

@@ -21,7 +21,7 @@ class RadiusConfigTest {
     Path dir;
 
     private MclbConfig parse(String text) throws Exception {
-        return ConfigParser.parse("t.cfg", text, dir, List.of(new RadiusConfigSyntax()));
+        return ConfigParser.parse("t.cfg", text, dir, io.mclb.service.Modules.of(new RadiusServiceModule()).grammar());
     }
 
     private static String ports(String t) {

@@ -9,7 +9,8 @@ import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
 import io.mclb.sticky.StickyValue;
 import io.mclb.time.ManualClock;
-import io.mclb.vserver.ServingGate;
+import io.mclb.service.Modules;
+import io.mclb.service.ServingGate;
 import io.micrometer.core.instrument.Counter;
 import org.tinyradius.packet.RadiusPacket;
 
@@ -40,7 +41,7 @@ final class RadiusHarness implements AutoCloseable {
     static final String AAA_SECRET = "aaa-secret";
 
     final ManualClock clock = new ManualClock();
-    final RadiusServiceFactory factory = new RadiusServiceFactory();
+    final RadiusServiceModule factory = new RadiusServiceModule();
     final Map<String, FakeAaa> auth = new LinkedHashMap<>();
     final Map<String, FakeAaa> acct = new LinkedHashMap<>();
     final int vauth;
@@ -71,8 +72,8 @@ final class RadiusHarness implements AutoCloseable {
         }
         text = text.replace("VAUTH", String.valueOf(vauth)).replace("VACCT", String.valueOf(vacct));
         this.text = text;
-        config = ConfigParser.parse("test.cfg", text, dataDir, List.of(factory.syntax()));
-        runtime = MclbRuntime.start(config, Map.of("radius", factory), ServingGate.ALWAYS, clock);
+        config = ConfigParser.parse("test.cfg", text, dataDir, Modules.of(factory).grammar());
+        runtime = MclbRuntime.start(config, Modules.of(factory), ServingGate.ALWAYS, clock);
     }
 
     /** The configuration of the issue, ports adapted, with {@code extraAcct} added to RADIUS-ACCT. */
@@ -167,13 +168,13 @@ final class RadiusHarness implements AutoCloseable {
 
     /** The real a framed-IP entry of group 2 names, or null. */
     RealServer framedIpEntry(String ip) throws Exception {
-        StickyKey k = new StickyKey().set(StickyKind.RADIUS_FRAMED_IP, 2, InetAddress.getByName(ip).getAddress());
+        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(ip).getAddress());
         StickyValue v = new StickyValue();
         return runtime.stickyTable().get(k, v, clock.epochMillis()) ? runtime.realById(v.realId()) : null;
     }
 
     RealServer callingStationEntry(String csid) {
-        StickyKey k = new StickyKey().set(StickyKind.RADIUS_CALLING_STATION_ID, 2,
+        StickyKey k = new StickyKey().set(RadiusStickyKinds.CALLING_STATION_ID, 2,
                 csid.getBytes(StandardCharsets.UTF_8));
         StickyValue v = new StickyValue();
         return runtime.stickyTable().get(k, v, clock.epochMillis()) ? runtime.realById(v.realId()) : null;

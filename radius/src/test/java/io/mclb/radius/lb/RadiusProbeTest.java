@@ -33,19 +33,6 @@ class RadiusProbeTest {
         }
     }
 
-    @Test
-    void judgeFailsAfterFaildetectConsecutiveFailuresAndRecoversOnOneSuccess() {
-        ProbeJudge j = new ProbeJudge(3);
-        assertThat(j.record(false)).isNull();
-        assertThat(j.record(true)).isNull();
-        assertThat(j.record(false)).isNull();
-        assertThat(j.record(false)).isNull();
-        assertThat(j.record(false)).isTrue();
-        assertThat(j.record(false)).isNull();
-        assertThat(j.record(true)).isFalse();
-        assertThat(j.failed()).isFalse();
-    }
-
     /** A response to {@code probe} signed with {@code secret}, as an AAA would send it. */
     private static ByteBuf answer(ProbePackets.Probe probe, int code, int id, RadiusSecret secret) {
         ByteBuf b = Unpooled.buffer(20);
@@ -59,7 +46,7 @@ class RadiusProbeTest {
     @Test
     void probePacketsCarryAVerifiableMessageAuthenticatorAndAnswersAreChecked() {
         ProbePackets packets = new ProbePackets();
-        ProbeSettings ss = new ProbeSettings("S", 1, 1, 1, null, null);
+        ProbeSettings ss = new ProbeSettings(null, null);
         ProbePackets.Probe probe = packets.build(ss, SECRET, 9);
         RadiusPacket p = new RadiusPacket();
         assertThat(p.wrap(Unpooled.wrappedBuffer(probe.wire()))).isNull();
@@ -70,7 +57,7 @@ class RadiusProbeTest {
         assertThat(packets.accepts(probe, answer(probe, RadiusCodes.ACCESS_ACCEPT, 9,
                 RadiusSecret.ofString("other")), SECRET)).isFalse();
 
-        ProbeSettings ar = new ProbeSettings("A", 1, 1, 1, "probe", RadiusSecret.ofString("pw"));
+        ProbeSettings ar = new ProbeSettings("probe", RadiusSecret.ofString("pw"));
         ProbePackets.Probe access = packets.build(ar, SECRET, 10);
         assertThat(packets.accepts(access, answer(access, RadiusCodes.ACCESS_REJECT, 10, SECRET), SECRET)).isTrue();
         assertThat(packets.accepts(access, answer(access, RadiusCodes.ACCOUNTING_RESPONSE, 10, SECRET), SECRET))

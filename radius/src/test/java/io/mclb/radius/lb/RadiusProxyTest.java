@@ -305,7 +305,7 @@ class RadiusProxyTest {
     void aReloadChangesTheNasSecret() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
         String text = h.text.replace("key 0 nas-secret", "key 0 new-nas-secret");
-        h.runtime.reload(io.mclb.config.ConfigParser.parse("test.cfg", text, dataDir, java.util.List.of(h.factory.syntax())));
+        h.runtime.reload(io.mclb.config.ConfigParser.parse("test.cfg", text, dataDir, io.mclb.service.Modules.of(h.factory).grammar()));
         DatagramSocket nas = h.nas();
         AccountingRequest old = accounting("lea", AccountingRequest.ACCT_STATUS_TYPE_START, "4911", null, 70);
         h.send(nas, RadiusHarness.encode(old, RadiusHarness.NAS_SECRET), h.vacct);

@@ -179,10 +179,10 @@ class RadiusServiceFuzzTest {
                     mutatedForwarded++;
                 }
             }
-            maxFramedEntries = Math.max(maxFramedEntries, h.runtime.stickyTable().size(StickyKind.RADIUS_FRAMED_IP));
+            maxFramedEntries = Math.max(maxFramedEntries, h.runtime.stickyTable().size(RadiusStickyKinds.FRAMED_IP));
             maxSubscriberEntries = Math.max(maxSubscriberEntries,
-                    h.runtime.stickyTable().size(StickyKind.RADIUS_CALLING_STATION_ID)
-                            + h.runtime.stickyTable().size(StickyKind.RADIUS_USERNAME));
+                    h.runtime.stickyTable().size(RadiusStickyKinds.CALLING_STATION_ID)
+                            + h.runtime.stickyTable().size(RadiusStickyKinds.USERNAME));
             // pending requests time out (idle radius request 1) so that upstream ids are freed
             h.clock.advanceMillis(1100);
         }

@@ -1,0 +1,140 @@
+package io.mclb.binding;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+
+/**
+ * The established bindings of one kind: one per subscriber key (an owner, e.g. the IMSI, and a
+ * sub-key, e.g. the NSAPI), on one real, holding exactly one of that real's connections (the one
+ * the engine kept on {@code FORWARD_SESSION}). This is what {@code predictor leastconns} balances
+ * on, so it must stay true: a binding ends on {@link #close} (a delete seen through mclb),
+ * {@link #expire} (idle past its lifetime), or {@link #purge} (the real restarted), and exactly one
+ * of those releases the real's connection (the {@code remove(key, binding)} that wins).
+ *
+ * <p>An optional alias indexes a binding by a second key the real chose (a GGSN's control TEID):
+ * aliases are assumed unique across the farm; a collision is last-writer-wins and counted.
+ *
+ * <p>Shared by every virtual server and event loop of the module; lock-free (concurrent maps).
+ * Touched per subscriber event, never walked per datagram: the walks run on the runtime's ager
+ * and on purges.
+ *
+ * @param <B> the module's binding type
+ */
+public final class BindingTable<B extends Binding> {
+
+    private final BindingKind<B> kind;
+    private final ConcurrentHashMap<Long, B> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, B> byAlias = new ConcurrentHashMap<>();
+    private final LongAdder aliasCollisions = new LongAdder();
+
+    public BindingTable(BindingKind<B> kind) {
+        this.kind = kind;
+    }
+
+    public BindingKind<B> kind() {
+        return kind;
+    }
+
+    /** The map key of (owner, sub); the binding itself is compared on lookup so a hash clash cannot mix subscribers. */
+    static long key(long owner, int sub) {
+        long h = owner * 0x9E3779B97F4A7C15L;
+        return (h ^ (h >>> 29)) * 31 + sub;
+    }
+
+    /**
+     * Records an established binding. A previous one with the same key is closed first (its real's
+     * connection released): the subscriber re-established it, possibly elsewhere.
+     */
+    public B open(B b) {
+        B prev = byKey.put(key(b.owner(), b.sub()), b);
+        if (prev != null) {
+            unindex(prev);
+            prev.real().release();
+        }
+        if (b.alias() != 0) {
+            B other = byAlias.put(b.alias(), b);
+            if (other != null && other != prev && other.real() != b.real()) {
+                aliasCollisions.increment();
+            }
+        }
+        return b;
+    }
+
+    public B get(long owner, int sub) {
+        B b = byKey.get(key(owner, sub));
+        return b != null && b.owner() == owner && b.sub() == sub ? b : null;
+    }
+
+    /** The binding with this alias, or null. */
+    public B byAlias(long alias) {
+        return byAlias.get(alias);
+    }
+
+    /** Ends a binding; true (and the real's connection released) only for the call that removed it. */
+    public boolean close(B b) {
+        if (b != null && byKey.remove(key(b.owner(), b.sub()), b)) {
+            unindex(b);
+            b.real().release();
+            return true;
+        }
+        return false;
+    }
+
+    private void unindex(B b) {
+        if (b.alias() != 0) {
+            byAlias.remove(b.alias(), b);
+        }
+    }
+
+    /** Ends every binding idle past its expiry; returns how many. */
+    public int expire(long nowNs) {
+        return closeIf(b -> nowNs - b.expiresNs() >= 0);
+    }
+
+    /** Ends every binding on the real with id {@code realId} (it restarted); returns how many. */
+    public int purge(long realId) {
+        return closeIf(b -> b.real().id() == realId);
+    }
+
+    /** Ends every binding of {@code owner} on {@code realId}; walks the table. */
+    public int closeOwner(long owner, long realId) {
+        return closeIf(b -> b.owner() == owner && b.real().id() == realId);
+    }
+
+    /** Ends every binding {@code which} selects; returns how many. Walks the table. */
+    public int closeIf(Predicate<B> which) {
+        int n = 0;
+        for (B b : byKey.values()) {
+            if (which.test(b) && close(b)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public int size() {
+        return byKey.size();
+    }
+
+    public long aliasCollisions() {
+        return aliasCollisions.sum();
+    }
+
+    /** Bindings per real id now (show commands). Walks the table. */
+    public Map<Long, Integer> perReal() {
+        Map<Long, Integer> out = new HashMap<>();
+        for (B b : byKey.values()) {
+            out.merge(b.real().id(), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    /** A snapshot of every binding (show commands, replication). */
+    public List<B> snapshot() {
+        return List.copyOf(byKey.values());
+    }
+}

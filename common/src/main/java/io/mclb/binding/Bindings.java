@@ -1,0 +1,68 @@
+package io.mclb.binding;
+
+import io.mclb.time.NanoClock;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The binding tables of a running balancer, one per {@link BindingKind}, and their ager: every
+ * second, off the event loops (with a million subscribers a walk takes tens of milliseconds, which
+ * must not stall a loop), each table's idle bindings end. Tables live as long as the runtime, so a
+ * reload keeps every binding. Thread-safe.
+ */
+public final class Bindings implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Bindings.class);
+    static final String ACTIVE = "mclb.bindings.active";
+
+    private final NanoClock clock;
+    private final MeterRegistry registry;
+    private final Map<BindingKind<?>, BindingTable<?>> tables = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService ager;
+
+    public Bindings(NanoClock clock, MeterRegistry registry) {
+        this.clock = clock;
+        this.registry = registry;
+        this.ager = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mclb-binding-ager");
+            t.setDaemon(true);
+            return t;
+        });
+        ager.scheduleAtFixedRate(this::expireAll, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** The table of {@code kind}, created on first use. */
+    @SuppressWarnings("unchecked")
+    public <B extends Binding> BindingTable<B> table(BindingKind<B> kind) {
+        return (BindingTable<B>) tables.computeIfAbsent(kind, k -> {
+            BindingTable<B> t = new BindingTable<>(kind);
+            Gauge.builder(ACTIVE, t, BindingTable::size).description("Per-subscriber bindings established now")
+                    .tag("kind", kind.label()).register(registry);
+            return t;
+        });
+    }
+
+    /** Runs one expiry pass now (tests drive it with a manual clock). */
+    public void expireAll() {
+        long now = clock.nanoTime();
+        for (BindingTable<?> t : tables.values()) {
+            try {
+                t.expire(now);
+            } catch (RuntimeException e) {
+                LOG.warn("binding ager, {}: {}", t.kind(), e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        ager.shutdownNow();
+    }
+}

@@ -1,0 +1,71 @@
+package io.mclb.net;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.unix.UnixChannelOption;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The UDP sockets of the data path and the probes, configured in one place: 4 MiB buffers (a
+ * signalling burst must not be dropped in the kernel), recvmmsg batches, and for a virtual
+ * address SO_REUSEPORT (one listener per event loop) and IP_FREEBIND.
+ */
+public final class UdpSockets {
+    /** Largest datagram relayed; larger ones are dropped as {@code oversized}. */
+    public static final int MAX_DATAGRAM = 9000;
+    /** Datagrams read per recvmmsg call. */
+    public static final int READ_BATCH = 16;
+    public static final int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    private static final InetAddress ANY4 = literal("0.0.0.0");
+    private static final InetAddress ANY6 = literal("::");
+
+    private UdpSockets() {
+    }
+
+    /** A bootstrap (no group, no handler) for a listener on a virtual address. */
+    public static Bootstrap listener(InetAddress address) {
+        Bootstrap b = template(address);
+        if (Transports.nativeEpoll()) {
+            // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
+            // only moves the address (DESIGN section 7, warm standby); harmless for a local address
+            b.option(UnixChannelOption.SO_REUSEPORT, true).option(EpollChannelOption.IP_FREEBIND, true);
+        }
+        return b;
+    }
+
+    /** A bootstrap (no group, no handler) for sockets toward reals of {@code family}'s address family. */
+    public static Bootstrap upstream(InetAddress family) {
+        return template(family);
+    }
+
+    /** mclb's own address toward a real: the wildcard of the real's family, the kernel picks the source. */
+    public static InetSocketAddress ephemeral(InetAddress family) {
+        return new InetSocketAddress(family instanceof Inet6Address ? ANY6 : ANY4, 0);
+    }
+
+    private static Bootstrap template(InetAddress family) {
+        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
+                .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
+        if (Transports.nativeEpoll()) {
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+        }
+        return b;
+    }
+
+    private static InetAddress literal(String a) {
+        try {
+            return InetAddress.getByName(a);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.mclb.service;
+
+import io.mclb.net.DropReason;
+import io.mclb.select.Selection;
+import io.mclb.select.StickyMode;
+import io.mclb.sticky.StickyKey;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * What a {@link ServiceInspector} says about one client datagram. One per relay, reused for every
+ * datagram (loop-confined); the engine resets it before each {@link ServiceInspector#classify}.
+ *
+ * @param <T> the inspector's per-transaction state
+ */
+public final class Classification<T> {
+    public enum Kind { NEW, FOLLOW_UP, LOCAL, DROP }
+
+    private final Selection selection = new Selection();
+    private Kind kind;
+    private long id;
+    private long fingerprint;
+    private DropReason dropReason;
+    private ByteBuf localAnswer;
+    private boolean keepCopy;
+    private int growth;
+    private T state;
+
+    /** Engine: before each classification. */
+    public void reset() {
+        kind = Kind.DROP;
+        id = 0;
+        fingerprint = 0;
+        dropReason = DropReason.MALFORMED;
+        localAnswer = null;
+        keepCopy = false;
+        growth = 0;
+        state = null;
+        selection.reset();
+    }
+
+    /**
+     * A request to balance.
+     *
+     * @param id          the client's request id (sequence number, identifier)
+     * @param fingerprint further retransmission identity (e.g. a hash of the message), or 0
+     */
+    public Classification<T> request(long id, long fingerprint) {
+        this.kind = Kind.NEW;
+        this.id = id;
+        this.fingerprint = fingerprint;
+        return this;
+    }
+
+    /** A request of a session learnt earlier: it goes to that session's real (by its real id) when it can. */
+    public Classification<T> followUp(long id, long fingerprint, long realId) {
+        request(id, fingerprint);
+        this.kind = Kind.FOLLOW_UP;
+        selection.boundTo(realId);
+        return this;
+    }
+
+    /** The key of the subscriber, to fill before {@link #sticky}. */
+    public StickyKey stickyKey() {
+        return selection.stickyKey();
+    }
+
+    /** The request is sticky by {@link #stickyKey()} for {@code seconds}; {@code mode} says when the entry is written. */
+    public Classification<T> sticky(int seconds, StickyMode mode) {
+        selection.sticky(seconds, mode);
+        return this;
+    }
+
+    /** The key a keyed predictor ({@code predictor route-map}) maps to a real, e.g. the subscriber's IPv4 address. */
+    public Classification<T> routeKey(long key) {
+        selection.routeKey(key);
+        return this;
+    }
+
+    /** mclb answers itself with {@code answer}; ownership passes to the engine. */
+    public Classification<T> local(ByteBuf answer) {
+        this.kind = Kind.LOCAL;
+        this.localAnswer = answer;
+        return this;
+    }
+
+    public Classification<T> drop(DropReason reason) {
+        this.kind = Kind.DROP;
+        this.dropReason = reason;
+        return this;
+    }
+
+    /** Keep a copy of the request, so a {@link ResponseVerdict#REASSIGN} can resend it to another real. */
+    public Classification<T> keepCopy() {
+        this.keepCopy = true;
+        return this;
+    }
+
+    /**
+     * {@link ServiceInspector#toReal} will append up to {@code octets} to this request (e.g. a
+     * RADIUS attribute injected): the engine then makes sure the buffer can grow that much (the
+     * only copy on the path, and only then).
+     */
+    public Classification<T> grow(int octets) {
+        this.growth = octets;
+        return this;
+    }
+
+    /** The transaction's state, handed back on every later hook through {@code Transaction.state()}. */
+    public Classification<T> state(T s) {
+        this.state = s;
+        return this;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public long fingerprint() {
+        return fingerprint;
+    }
+
+    public DropReason dropReason() {
+        return dropReason;
+    }
+
+    public ByteBuf localAnswer() {
+        return localAnswer;
+    }
+
+    public boolean keepsCopy() {
+        return keepCopy;
+    }
+
+    public int growth() {
+        return growth;
+    }
+
+    public T state() {
+        return state;
+    }
+
+    /** The routing facts the engine's selection step reads. */
+    public Selection selection() {
+        return selection;
+    }
+}

@@ -1,0 +1,111 @@
+package io.mclb.service;
+
+import io.mclb.transaction.Transaction;
+import io.netty.buffer.ByteBuf;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A protocol's view of its datagrams: the one thing a service module writes for the data path
+ * (DESIGN section 3). The engine builds the relay around it ({@link io.mclb.transaction.TransactionRelay}),
+ * owns the transactions, chooses the real ({@link io.mclb.select.RealSelector}) and does the I/O;
+ * the inspector only reads and patches datagrams.
+ *
+ * <pre>
+ * client datagram --classify--&gt; NEW / FOLLOW_UP --(engine chooses a real)--&gt; toReal --&gt; real
+ *                            \--&gt; LOCAL (answered here) | DROP (counted by reason)
+ * real's answer ---responseId (match)--&gt; onResponse --&gt; FORWARD / FORWARD_SESSION --&gt; toClient --&gt; client
+ *                                                  \--&gt; REASSIGN (to another real) | DROP
+ * </pre>
+ *
+ * <p>Rules for every hook: one instance per event loop (fields may hold reusable flyweights and
+ * scratch arrays; nothing is shared with other loops without being thread-safe); read routing
+ * facts through flyweights over the buffer, never copy the datagram; never throw on datagram
+ * content (a datagram that cannot be read is a {@link Classification#drop} or a {@code DROP}
+ * verdict with a reason); never keep a reference to a buffer after the hook returns; never block.
+ * Nothing here allocates per datagram but the per-transaction state {@code T}.
+ *
+ * @param <T> what one transaction carries from its request to its answer (e.g. the RADIUS
+ *            secrets and authenticators, the GTP create's IMSI), created at {@link #classify}
+ */
+public interface ServiceInspector<T> {
+
+    /**
+     * Fixed facts of the protocol, read once when the relay is built.
+     *
+     * @param idBits          width of the request id the engine rewrites per upstream path
+     *                        (8 RADIUS, 16 GTP)
+     * @param upstreamSockets sockets per event loop toward the reals (1..64). Each (socket, real)
+     *                        pair is a path with its own id space, so a narrow id (RADIUS: 256)
+     *                        does not cap the requests in flight to one real at 256 per loop.
+     * @param requestTimeoutMs how long a request waits for its answer before its real is charged a
+     *                        failure; an answered one lingers as long (at most 15 s) for late
+     *                        retransmissions
+     */
+    record Shape(int idBits, int upstreamSockets, long requestTimeoutMs) {
+        public Shape {
+            if (requestTimeoutMs < 1) {
+                throw new IllegalArgumentException("request timeout " + requestTimeoutMs + " ms");
+            }
+            if (idBits < 1 || idBits > 32) {
+                throw new IllegalArgumentException("id bits " + idBits + " not in 1..32");
+            }
+            if (upstreamSockets < 1 || upstreamSockets > 64) {
+                throw new IllegalArgumentException("upstream sockets " + upstreamSockets + " not in 1..64");
+            }
+        }
+    }
+
+    Shape shape();
+
+    /**
+     * Says what a client datagram is. May: read it; fill {@code out} (kind, request id,
+     * retransmission fingerprint, sticky key, route key, the transaction state); build a
+     * {@link Classification#local local answer} (in a new buffer, or in {@code datagram} itself,
+     * retained); update the module's own tables (e.g. end a session). May not: modify the
+     * datagram when it is forwarded (that is {@link #toReal}'s job), choose a real (the engine
+     * does: a follow-up only names the real its session lives on).
+     */
+    void classify(ByteBuf datagram, InetSocketAddress client, Classification<T> out);
+
+    /**
+     * Last change before a request leaves for {@link Transaction#real()}: must write
+     * {@link Transaction#upstreamId()} into the datagram's id field; may patch or re-sign it in
+     * place, and append at most the {@link Classification#grow growth} declared at classify.
+     * Called for every send of the transaction: the first, each retransmission (same real, same
+     * upstream id) and each reassignment (new real, new upstream id).
+     */
+    void toReal(ByteBuf datagram, Transaction<T> tx);
+
+    /**
+     * The upstream id of a datagram from a real, or -1 when it is not an answer this service can
+     * match (then {@link #unsolicited} is asked, and otherwise it is dropped as {@code malformed}).
+     * Read only.
+     */
+    long responseId(ByteBuf datagram);
+
+    /**
+     * Verifies and judges a real's answer to {@code tx}. Also called for a late answer the real
+     * replays after the transaction was answered ({@link Transaction#answered()} is then true):
+     * only DROP (refused, e.g. a RADIUS authenticator that does not verify) or FORWARD count
+     * there, and nothing may be learnt twice. May learn from the answer (sessions, bindings,
+     * framed IPs); may not change the datagram (that is {@link #toClient}'s job).
+     * {@link Transaction#drop(io.mclb.net.DropReason)} gives a DROP verdict with its reason.
+     */
+    ResponseVerdict onResponse(ByteBuf datagram, Transaction<T> tx);
+
+    /**
+     * Last change before an answer leaves for the client from the virtual address: must restore
+     * {@link Transaction#originalId()}; may re-sign in place.
+     */
+    void toClient(ByteBuf datagram, Transaction<T> tx);
+
+    /**
+     * A datagram a real sent on its own (not an answer to a transaction here, e.g. a GTP Echo
+     * Request to mclb): an answer to send back to the real (a new buffer), or null to drop it.
+     * Default null.
+     */
+    default ByteBuf unsolicited(ByteBuf datagram, InetSocketAddress real) {
+        return null;
+    }
+}

@@ -1,0 +1,86 @@
+package io.mclb.gtp.lb;
+
+import io.mclb.binding.BindingTable;
+import io.mclb.gtp.GtpCause;
+import io.mclb.net.DropReason;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * What the GTP inspector reads from, and patches in, the messages of one GTP version: the routing
+ * facts (message kind, sequence, TEID or TID, IMSI, NSAPI), the answer's cause and what the
+ * session learns from it. The inspector holds one per version in a table indexed by the version
+ * bits of the first octet, so no routing step switches on the version (gtp-guard's and
+ * keepalived's dispatch-by-table habit). One instance per event loop: each wraps a reusable
+ * flyweight; valid after {@link #wrap} returned true.
+ */
+abstract class GtpDialect {
+
+    /** 0, 1 or 2. */
+    abstract int version();
+
+    /** Validates the whole message; false with {@link #reason()}. */
+    abstract boolean wrap(ByteBuf buf);
+
+    abstract DropReason reason();
+
+    abstract int messageType();
+
+    /** Whether the header carries a sequence number (v1: S flag; v0, v2: always). */
+    boolean hasSequence() {
+        return true;
+    }
+
+    abstract int sequence();
+
+    abstract boolean isEchoRequest();
+
+    abstract boolean isResponse();
+
+    /** A create that opens a session (v0: every create, its TID names the new context; v1, v2: TEID 0). */
+    abstract boolean isInitialCreate();
+
+    /** v1: a create addressed to a GGSN TEID, i.e. a secondary PDP context of a known session. */
+    boolean isSecondaryCreate() {
+        return false;
+    }
+
+    abstract boolean isDelete();
+
+    /** A request with no session to follow even under inspection (v1, v2: TEID 0; v0 always names one). */
+    abstract boolean unaddressed();
+
+    /** Packed IMSI digits of a create ({@link io.mclb.gtp.Tbcd}), or a negative {@link io.mclb.gtp.GtpDrops#forImsi} code. */
+    abstract long imsi(GtpVserverSettings st);
+
+    /** The IMSI as its 8 raw TBCD octets (the sticky key and session owner). */
+    abstract long imsiRaw(GtpVserverSettings st);
+
+    /** NSAPI (v0, v1) or EBI (v2), -1 when absent. */
+    abstract int nsapi(GtpVserverSettings st);
+
+    /** The session a follow-up belongs to, or null. */
+    abstract GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st);
+
+    /** An Echo Response to the wrapped Echo Request, with mclb's Recovery, in a new buffer. */
+    abstract ByteBuf echoAnswer(int recovery);
+
+    /** The answer's Cause value, -1 when it carries none. */
+    abstract int cause();
+
+    abstract GtpCause.Action action(int cause);
+
+    /** Whether {@code cause} says the GGSN has no such context (the session ends either way). */
+    abstract boolean contextGone(int cause);
+
+    /** The GGSN's control TEID from an accepted create answer, 0 when none. */
+    abstract int learnedTeid();
+
+    /** Copies the GGSN's signalling address from an accepted create answer into {@code into}; its length, 0 if none. */
+    abstract int learnedAddress(byte[] into);
+
+    /** Patches the header's sequence in place; {@code keepCommandBit}: v2 keeps a command-triggered MSB. */
+    abstract void writeSequence(ByteBuf buf, int id, boolean keepCommandBit);
+
+    /** The sequence of an answer from a real without a full wrap (cheap pre-match), or -1 when it is not an answer. */
+    abstract long responseId(ByteBuf buf);
+}

@@ -1,0 +1,144 @@
+package io.mclb.gtp.lb;
+
+import io.mclb.binding.BindingTable;
+import io.mclb.gtp.GtpCause;
+import io.mclb.gtp.GtpEchoEncoder;
+import io.mclb.gtp.GtpMessageType;
+import io.mclb.gtp.v1.GtpV1Message;
+import io.mclb.net.DropReason;
+import io.netty.buffer.ByteBuf;
+
+/** GTPv1-C (29.060, port 2123): requests follow the GGSN's control TEID learnt from the create answer. */
+final class GtpV1Dialect extends GtpDialect {
+    private final GtpV1Message m = new GtpV1Message();
+
+    /** The wrapped message, for the notifications (a v1-only, mclb-defined message). */
+    GtpV1Message message() {
+        return m;
+    }
+
+    @Override
+    int version() {
+        return 1;
+    }
+
+    @Override
+    boolean wrap(ByteBuf buf) {
+        return m.wrap(buf);
+    }
+
+    @Override
+    DropReason reason() {
+        return m.reason();
+    }
+
+    @Override
+    int messageType() {
+        return m.messageType();
+    }
+
+    @Override
+    boolean hasSequence() {
+        return m.hasSequence();
+    }
+
+    @Override
+    int sequence() {
+        return m.sequence();
+    }
+
+    @Override
+    boolean isEchoRequest() {
+        return m.messageType() == GtpMessageType.V1_ECHO_REQUEST;
+    }
+
+    @Override
+    boolean isResponse() {
+        return GtpMessageType.v1(m.messageType()).isResponse();
+    }
+
+    @Override
+    boolean isInitialCreate() {
+        return m.messageType() == GtpMessageType.V1_CREATE_PDP_CONTEXT_REQUEST && m.teid() == 0;
+    }
+
+    @Override
+    boolean isSecondaryCreate() {
+        return m.messageType() == GtpMessageType.V1_CREATE_PDP_CONTEXT_REQUEST && m.teid() != 0;
+    }
+
+    @Override
+    boolean isDelete() {
+        return m.messageType() == GtpMessageType.V1_DELETE_PDP_CONTEXT_REQUEST;
+    }
+
+    @Override
+    boolean unaddressed() {
+        return m.teid() == 0;
+    }
+
+    @Override
+    long imsi(GtpVserverSettings st) {
+        return m.ies().imsi();
+    }
+
+    @Override
+    long imsiRaw(GtpVserverSettings st) {
+        return m.ies().imsiRaw();
+    }
+
+    @Override
+    int nsapi(GtpVserverSettings st) {
+        return m.ies().nsapi();
+    }
+
+    @Override
+    GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        return sessions.byAlias(m.teid() & 0xFFFF_FFFFL);
+    }
+
+    @Override
+    ByteBuf echoAnswer(int recovery) {
+        ByteBuf out = m.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
+        GtpEchoEncoder.writeV1(out, m.sequence(), recovery);
+        return out;
+    }
+
+    @Override
+    int cause() {
+        return m.ies().cause();
+    }
+
+    @Override
+    GtpCause.Action action(int cause) {
+        return GtpCause.classifyV1(cause);
+    }
+
+    @Override
+    boolean contextGone(int cause) {
+        return cause == GtpCause.V1_NON_EXISTENT;
+    }
+
+    @Override
+    int learnedTeid() {
+        return m.ies().hasTeidControl() ? m.ies().teidControl(false) : 0;
+    }
+
+    @Override
+    int learnedAddress(byte[] into) {
+        return m.ies().gsnAddress(0, into);
+    }
+
+    @Override
+    void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
+        buf.setShort(buf.readerIndex() + 8, id);
+    }
+
+    @Override
+    long responseId(ByteBuf buf) {
+        int ri = buf.readerIndex();
+        int flags = buf.getByte(ri) & 0xFF;
+        return buf.readableBytes() >= 12 && (flags & 0x02) != 0
+                && !GtpMessageType.v1(buf.getByte(ri + 1) & 0xFF).isRequest() ? buf.getUnsignedShort(ri + 8) : -1;
+    }
+}

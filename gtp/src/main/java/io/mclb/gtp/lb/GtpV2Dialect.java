@@ -1,0 +1,154 @@
+package io.mclb.gtp.lb;
+
+import io.mclb.binding.BindingTable;
+import io.mclb.gtp.GtpCause;
+import io.mclb.gtp.GtpEchoEncoder;
+import io.mclb.gtp.GtpMessageType;
+import io.mclb.gtp.v2.GtpV2Fteid;
+import io.mclb.gtp.v2.GtpV2Message;
+import io.mclb.net.DropReason;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * GTPv2-C (29.274, port 2123): requests follow the TEID of the PGW's S5/S8 control F-TEID
+ * (instance 1) learnt from the Create Session answer. The 24-bit sequence carries the 16-bit
+ * upstream id; a command-triggered MSB is kept.
+ */
+final class GtpV2Dialect extends GtpDialect {
+    private final GtpV2Message m = new GtpV2Message();
+    private final GtpV2Fteid fteid = new GtpV2Fteid();
+
+    @Override
+    int version() {
+        return 2;
+    }
+
+    @Override
+    boolean wrap(ByteBuf buf) {
+        return m.wrap(buf);
+    }
+
+    @Override
+    DropReason reason() {
+        return m.reason();
+    }
+
+    @Override
+    int messageType() {
+        return m.messageType();
+    }
+
+    @Override
+    int sequence() {
+        return m.sequence();
+    }
+
+    @Override
+    boolean isEchoRequest() {
+        return m.messageType() == GtpMessageType.V2_ECHO_REQUEST;
+    }
+
+    @Override
+    boolean isResponse() {
+        return GtpMessageType.v2(m.messageType()).isResponse();
+    }
+
+    @Override
+    boolean isInitialCreate() {
+        return m.messageType() == GtpMessageType.V2_CREATE_SESSION_REQUEST && m.teid() == 0;
+    }
+
+    @Override
+    boolean isDelete() {
+        return m.messageType() == GtpMessageType.V2_DELETE_SESSION_REQUEST;
+    }
+
+    @Override
+    boolean unaddressed() {
+        return m.teid() == 0;
+    }
+
+    @Override
+    long imsi(GtpVserverSettings st) {
+        return m.imsi();
+    }
+
+    @Override
+    long imsiRaw(GtpVserverSettings st) {
+        return m.imsiRaw();
+    }
+
+    @Override
+    int nsapi(GtpVserverSettings st) {
+        return m.ebi();
+    }
+
+    @Override
+    GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        return sessions.byAlias(m.teid() & 0xFFFF_FFFFL);
+    }
+
+    @Override
+    ByteBuf echoAnswer(int recovery) {
+        ByteBuf out = m.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
+        GtpEchoEncoder.writeV2(out, m.sequence(), recovery);
+        return out;
+    }
+
+    @Override
+    int cause() {
+        return m.cause();
+    }
+
+    @Override
+    GtpCause.Action action(int cause) {
+        return GtpCause.classifyV2(cause);
+    }
+
+    @Override
+    boolean contextGone(int cause) {
+        return cause == GtpCause.V2_CONTEXT_NOT_FOUND;
+    }
+
+    @Override
+    int learnedTeid() {
+        return m.fteid(1, fteid) ? fteid.teid() : 0;
+    }
+
+    @Override
+    int learnedAddress(byte[] into) {
+        if (!m.fteid(1, fteid)) {
+            return 0;
+        }
+        if (fteid.hasIpv6() && fteid.ipv6(into)) {
+            return 16;
+        }
+        if (fteid.hasIpv4()) {
+            int v = fteid.ipv4();
+            into[0] = (byte) (v >>> 24);
+            into[1] = (byte) (v >>> 16);
+            into[2] = (byte) (v >>> 8);
+            into[3] = (byte) v;
+            return 4;
+        }
+        return 0;
+    }
+
+    @Override
+    void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
+        int ri = buf.readerIndex();
+        int off = ri + ((buf.getByte(ri) & 0x08) != 0 ? 8 : 4);
+        int v = keepCommandBit ? (buf.getUnsignedMedium(off) & 0x800000) | (id & 0xFFFF) : id;
+        buf.setMedium(off, v);
+    }
+
+    @Override
+    long responseId(ByteBuf buf) {
+        int ri = buf.readerIndex();
+        if (GtpMessageType.v2(buf.getByte(ri + 1) & 0xFF).isRequest()) {
+            return -1;
+        }
+        int off = (buf.getByte(ri) & 0x08) != 0 ? 8 : 4;
+        return buf.readableBytes() >= off + 4 ? buf.getUnsignedMedium(ri + off) & 0xFFFF : -1;
+    }
+}
