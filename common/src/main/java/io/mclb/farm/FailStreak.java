@@ -1,5 +1,7 @@
 package io.mclb.farm;
 
+import io.mclb.config.RealConfig;
+
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -20,6 +22,39 @@ final class FailStreak {
 
     FailStreak(int trackedClients) {
         clients = new AtomicLongArray(Math.max(1, Math.min(trackedClients, MAX_TRACKED_CLIENTS)));
+    }
+
+    /** A streak sized for {@code c}'s {@code faildetect numclients}. */
+    static FailStreak of(RealConfig c) {
+        return new FailStreak(trackedClients(c));
+    }
+
+    /** Whether a real reconfigured from {@code old} to {@code c} needs a streak of another size. */
+    static boolean resized(RealConfig old, RealConfig c) {
+        return trackedClients(old) != trackedClients(c);
+    }
+
+    /** Effective numclients: configured value, or min(numconns, 8) when unset (&lt;= 0), capped. */
+    private static int trackedClients(RealConfig c) {
+        int n = c.faildetectNumclients();
+        int numclients = n > 0 ? n : Math.min(Math.max(c.faildetectNumconns(), 1), 8);
+        return Math.min(numclients, MAX_TRACKED_CLIENTS);
+    }
+
+    /**
+     * Counts one failure of {@code clientHash} against {@code c}'s {@code faildetect numconns N
+     * numclients M}; returns why the real fails now (N failures in a row, or M distinct clients
+     * among them), or null while it does not.
+     */
+    String record(RealConfig c, int clientHash) {
+        long failed = addFailure();
+        long distinct = addClient(clientHash);
+        int numconns = Math.max(c.faildetectNumconns(), 1);
+        int numclients = trackedClients(c);
+        if (failed >= numconns) {
+            return "faildetect numconns " + numconns + " reached";
+        }
+        return distinct >= numclients ? "faildetect numclients " + numclients + " reached" : null;
     }
 
     int capacity() {

@@ -10,7 +10,6 @@ import java.lang.invoke.VarHandle;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Runtime state of one real in one farm (IOS SLB {@code real IP [PORT]}, reference section 2.1);
@@ -27,9 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * neither within another {@code retry} is presumed lost and a new test may be issued, so a real
  * can never be stuck in TESTING.
  *
- * <p>Counters ({@code conns}, {@code clients}) are exact atomics because limits are enforced on
- * them; totals are {@link LongAdder}s. The distinct-failing-client set is approximate under
- * concurrent failures (a client may be counted twice in a race); it only decides when to fail.
+ * <p>The counts it enforces limits on live in {@link RealLoad}. The distinct-failing-client set is
+ * approximate under concurrent failures (a client may be counted twice in a race); it only decides
+ * when to fail.
  */
 public final class RealServer {
     private static final Logger LOG = LoggerFactory.getLogger(RealServer.class);
@@ -52,9 +51,6 @@ public final class RealServer {
     private final int port;
     private final long id;
     private final String label;
-    /** Unused by the state machine: methods take nowNs so a loop uses one time per packet. */
-    @SuppressWarnings("unused")
-    private final NanoClock clock;
     private final RealStateListener listener;
 
     private volatile RealConfig config;
@@ -65,21 +61,11 @@ public final class RealServer {
     private volatile long failedAtNs;
     /** When the outstanding test connection was handed out; CAS-claimed by the test taker. */
     private final AtomicLong testStartedNs = new AtomicLong();
-    /** -1 = no DFP weight; else 0..65535 overrides the configured weight. */
-    private volatile int dfpWeight = -1;
-    /** Names of the probes that fail this real now; written under its own monitor (rare), read never on the data path. */
-    private final java.util.Set<String> failingProbes = new java.util.HashSet<>();
-    /** {@code !failingProbes.isEmpty()}, for the data path: one volatile read per eligibility check. */
-    private volatile boolean probeFailed;
+    private final RealOverrides overrides = new RealOverrides();
 
-    /** Invariant: conns &gt;= 0. */
-    private final AtomicLong conns = new AtomicLong();
-    private final AtomicLong clients = new AtomicLong();
-    private final RateWindow rate = new RateWindow();
+    private final RealLoad load = new RealLoad();
     /** Replaced (not mutated) when numclients changes on reload. */
     private volatile FailStreak streak;
-    private final LongAdder assignments = new LongAdder();
-    private final LongAdder failures = new LongAdder();
 
     public RealServer(String farmName, RealConfig config, NanoClock clock, RealStateListener listener) {
         this.farmName = farmName;
@@ -87,10 +73,9 @@ public final class RealServer {
         this.port = config.port();
         this.id = RealId.of(farmName, address, port);
         this.label = labelOf(address, port);
-        this.clock = clock;
         this.listener = listener == null ? RealStateListener.NONE : listener;
         this.config = config;
-        this.streak = new FailStreak(trackedClients(config));
+        this.streak = FailStreak.of(config);
         this.stored = config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE;
     }
 
@@ -100,16 +85,6 @@ public final class RealServer {
             return ip;
         }
         return a instanceof Inet6Address ? "[" + ip + "]:" + port : ip + ":" + port;
-    }
-
-    /** Effective numclients: configured value, or min(numconns, 8) when unset (&lt;= 0). */
-    private static int numClients(RealConfig c) {
-        int n = c.faildetectNumclients();
-        return n > 0 ? n : Math.min(Math.max(c.faildetectNumconns(), 1), 8);
-    }
-
-    private static int trackedClients(RealConfig c) {
-        return Math.min(numClients(c), FailStreak.MAX_TRACKED_CLIENTS);
     }
 
     /** Changes whenever any real's operational weight may have changed (for predictor caches). */
@@ -154,8 +129,8 @@ public final class RealServer {
             throw new IllegalArgumentException("real " + label + " cannot become " + labelOf(c.address(), c.port()));
         }
         RealConfig old = config;
-        if (trackedClients(old) != trackedClients(c)) {
-            streak = new FailStreak(trackedClients(c));
+        if (FailStreak.resized(old, c)) {
+            streak = FailStreak.of(c);
         }
         config = c;
         if (old.weight() != c.weight()) {
@@ -183,17 +158,17 @@ public final class RealServer {
         if (s != RealState.OPERATIONAL) {
             return s;
         }
-        if (probeFailed) {
+        if (overrides.probeFailed()) {
             return RealState.PROBE_FAILED;
         }
-        if (dfpWeight == 0) {
+        if (overrides.dfpWeight() == 0) {
             return RealState.DFP_THROTTLED;
         }
         RealConfig c = config;
-        if (conns.get() >= c.maxConns()) {
+        if (load.conns() >= c.maxConns()) {
             return RealState.MAXCONNS;
         }
-        if (clients.get() >= c.maxClients()) {
+        if (load.clients() >= c.maxClients()) {
             return RealState.MAXCLIENTS;
         }
         return RealState.OPERATIONAL;
@@ -201,7 +176,7 @@ public final class RealServer {
 
     /** DFP weight if set (&gt;= 0), else the configured weight. */
     public int operWeight() {
-        int d = dfpWeight;
+        int d = overrides.dfpWeight();
         return d >= 0 ? d : config.weight();
     }
 
@@ -210,13 +185,13 @@ public final class RealServer {
         if (w < -1 || w > 65535) {
             throw new IllegalArgumentException("DFP weight " + w + " not in 0..65535 (or -1 to clear)");
         }
-        RealState before = state();
-        int old = dfpWeight;
-        dfpWeight = w;
-        if (old != w) {
-            WEIGHT_EPOCH.incrementAndGet();
+        synchronized (overrides) {
+            RealState before = state();
+            if (overrides.dfpWeight(w)) {
+                WEIGHT_EPOCH.incrementAndGet();
+            }
+            reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
         }
-        reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
     }
 
     /**
@@ -224,25 +199,19 @@ public final class RealServer {
      * while any of its probes fails, so two probes on one real never overwrite each other.
      */
     public void setProbeFailed(String probe, boolean failed) {
-        String reason;
-        synchronized (failingProbes) {
+        synchronized (overrides) {
             RealState before = state();
-            boolean changed = failed ? failingProbes.add(probe) : failingProbes.remove(probe);
-            if (!changed) {
-                return;
+            String reason = overrides.probe(probe, failed);
+            if (reason != null) {
+                reportDerived(before, reason);
             }
-            probeFailed = !failingProbes.isEmpty();
-            reason = failed ? "probe " + probe + " failed"
-                    : probeFailed ? "probe " + probe + " passes, still failed by " + String.join(", ", failingProbes)
-                    : "probe " + probe + " passes";
-            reportDerived(before, reason);
         }
     }
 
     /** The probes that fail this real now (show commands). */
     public java.util.List<String> failingProbes() {
-        synchronized (failingProbes) {
-            return java.util.List.copyOf(new java.util.TreeSet<>(failingProbes));
+        synchronized (overrides) {
+            return overrides.failingProbes();
         }
     }
 
@@ -276,14 +245,13 @@ public final class RealServer {
         RealState s = stored();
         if (s == RealState.OPERATIONAL) {
             RealConfig c = config;
-            return !probeFailed && operWeight() > 0 && conns.get() < c.maxConns()
-                    && (!newClient || clients.get() < c.maxClients()) && rate.available(c.rate(), nowNs);
+            return !overrides.probeFailed() && operWeight() > 0 && load.hasRoom(c.maxConns(), c.maxClients(), c.rate(), newClient, nowNs);
         }
         return testDue(s, nowNs);
     }
 
     private boolean testDue(RealState s, long nowNs) {
-        if (probeFailed || operWeight() <= 0) {
+        if (overrides.probeFailed() || operWeight() <= 0) {
             return false;
         }
         if (s == RealState.FAILED) {
@@ -305,23 +273,10 @@ public final class RealServer {
             return tryAcquireTest(s, nowNs);
         }
         RealConfig c = config;
-        if (probeFailed || operWeight() <= 0 || (newClient && clients.get() >= c.maxClients())) {
+        if (overrides.probeFailed() || operWeight() <= 0 || (newClient && load.clients() >= c.maxClients())) {
             return false;
         }
-        long max = c.maxConns();
-        long n;
-        do {
-            n = conns.get();
-            if (n >= max) {
-                return false;
-            }
-        } while (!conns.compareAndSet(n, n + 1));
-        if (!rate.take(c.rate(), nowNs)) {
-            release();
-            return false;
-        }
-        assignments.increment();
-        return true;
+        return load.take(c.maxConns(), c.rate(), nowNs);
     }
 
     private boolean tryAcquireTest(RealState s, long nowNs) {
@@ -341,20 +296,13 @@ public final class RealServer {
             LOG.info("real {} farm {}: test connection unanswered for {}s, issuing a new one",
                     label, farmName, config.retrySeconds());
         }
-        conns.incrementAndGet();
-        assignments.increment();
+        load.takeTest();
         return true;
     }
 
     /** A connection, flow or session of this real ended. Never takes conns below 0. */
     public void release() {
-        long n;
-        do {
-            n = conns.get();
-            if (n <= 0) {
-                return;
-            }
-        } while (!conns.compareAndSet(n, n - 1));
+        load.release();
     }
 
     /** The real answered: ends the failure streak; a TESTING real goes back to OPERATIONAL. */
@@ -384,23 +332,17 @@ public final class RealServer {
         }
         RealState s = stored();
         if (s == RealState.TESTING) {
-            failures.increment();
+            load.failed();
             failedAtNs = nowNs;
             return moveTo(RealState.TESTING, RealState.FAILED, "test connection failed, retry in " + c.retrySeconds() + "s");
         }
         if (s != RealState.OPERATIONAL) {
             return false;
         }
-        failures.increment();
-        FailStreak f = streak;
-        long failed = f.addFailure();
-        long distinct = f.addClient(clientHash);
-        int numconns = Math.max(c.faildetectNumconns(), 1);
-        int numclients = trackedClients(c);
-        if (failed >= numconns || distinct >= numclients) {
+        load.failed();
+        String why = streak.record(c, clientHash);
+        if (why != null) {
             failedAtNs = nowNs;
-            String why = failed >= numconns ? "faildetect numconns " + numconns + " reached"
-                    : "faildetect numclients " + numclients + " reached";
             if (moveTo(RealState.OPERATIONAL, RealState.FAILED, why)) {
                 streak.reset();
                 return true;
@@ -447,41 +389,35 @@ public final class RealServer {
     }
 
     public long activeConnections() {
-        return conns.get();
+        return load.conns();
     }
 
     public long clients() {
-        return clients.get();
+        return load.clients();
     }
 
     public void clientAdded() {
-        clients.incrementAndGet();
+        load.clientAdded();
     }
 
     /** Never takes the count below 0. */
     public void clientRemoved() {
-        long n;
-        do {
-            n = clients.get();
-            if (n <= 0) {
-                return;
-            }
-        } while (!clients.compareAndSet(n, n - 1));
+        load.clientRemoved();
     }
 
     /** Sets the sticky-client count, e.g. after counting a persisted sticky table at start. */
     public void setClients(long n) {
-        clients.set(Math.max(0, n));
+        load.setClients(n);
     }
 
     /** Total successful acquires (including test connections). */
     public long assignments() {
-        return assignments.sum();
+        return load.assignments();
     }
 
     /** Total failures that counted towards failure detection. */
     public long failures() {
-        return failures.sum();
+        return load.failures();
     }
 
     @Override

@@ -106,9 +106,10 @@ public final class RealSelector {
     }
 
     /**
-     * Writes the new subscriber's entry unless another loop decided it meanwhile (it gave up
-     * waiting for a descheduled claim holder, or the claim slot was taken): the first entry written
-     * wins when its real can take the request, so both requests still meet on one real.
+     * Writes the subscriber's entry unless another loop decided it meanwhile (it gave up waiting
+     * for a descheduled claim holder, or the claim slot was taken): the first entry written wins
+     * when its real can take the request, so both requests still meet on one real. An entry whose
+     * real cannot take it (the real a request is moved off) is re-pointed.
      */
     private RealServer writeUnlessDecided(VserverSnapshot s, Selection sel, RealServer mine, RealServer exclude,
                                           long nowNs, long nowMs) {
@@ -122,11 +123,15 @@ public final class RealSelector {
         if (theirs == null) {
             theirs = s.sameAddress(directory.apply(value.realId()));
         }
-        if (theirs != null && theirs != mine && theirs != exclude && theirs.isEligible(nowNs, false)
-                && theirs.tryAcquire(nowNs, false)) {
+        if (theirs == mine) {
+            return mine;
+        }
+        if (theirs != null && theirs != exclude && theirs.isEligible(nowNs, false) && theirs.tryAcquire(nowNs, false)) {
             mine.release();
             return theirs;
         }
+        // the entry names a real that cannot take it (the one the request moves off): re-point it
+        sticky.put(sel.stickyKey(), ours);
         return mine;
     }
 

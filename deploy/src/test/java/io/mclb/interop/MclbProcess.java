@@ -36,7 +36,23 @@ public final class MclbProcess {
      * log, if mclb exits first (e.g. it refused the configuration).
      */
     public static MclbProcess start(Netns ns, Path cfg, int adminPort) throws IOException, InterruptedException {
-        NsProcess p = startJava(ns, "mclb", "run", "-c", cfg.toString());
+        return awaitAdmin(ns, startJava(ns, "mclb", "run", "-c", cfg.toString()), adminPort);
+    }
+
+    /**
+     * Runs {@code ./mclb run -c cfg} as an operator does: the repository's launcher script, which
+     * runs the jar and class path this build packaged (system property {@code mclb.launcher}
+     * names another launcher, e.g. an older build's, to compare). Returns once the admin listener answers.
+     */
+    public static MclbProcess startLauncher(Netns ns, Path cfg, int adminPort) throws IOException, InterruptedException {
+        String launcher = System.getProperty("mclb.launcher",
+                Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("mclb").toString());
+        // the build under test already packaged the jar: never let the launcher rebuild mid-test
+        return awaitAdmin(ns, ns.start("mclb", List.of("env", "MCLB_NO_BUILD=1", launcher, "run", "-c", cfg.toString())),
+                adminPort);
+    }
+
+    private static MclbProcess awaitAdmin(Netns ns, NsProcess p, int adminPort) throws IOException, InterruptedException {
         MclbProcess m = new MclbProcess(ns, p, adminPort);
         long end = System.nanoTime() + START_TIMEOUT.toNanos();
         while (true) {

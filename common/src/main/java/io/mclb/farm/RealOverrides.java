@@ -1,0 +1,56 @@
+package io.mclb.farm;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What overrides a real's own state from outside the data path: a DFP weight (0 throttles it) and
+ * the probes that fail it (any one makes it PROBE_FAILED). Written rarely, by feedback and probe
+ * threads, under this object's monitor; read per eligibility check through volatile fields.
+ */
+final class RealOverrides {
+    /** -1 = no DFP weight; else 0..65535 overrides the configured weight. */
+    private volatile int dfpWeight = -1;
+    /** {@code !failingProbes.isEmpty()}, for the data path: one volatile read. */
+    private volatile boolean probeFailed;
+    private final Set<String> failingProbes = new HashSet<>();
+
+    int dfpWeight() {
+        return dfpWeight;
+    }
+
+    boolean probeFailed() {
+        return probeFailed;
+    }
+
+    /** @return whether the weight changed */
+    boolean dfpWeight(int w) {
+        int old = dfpWeight;
+        dfpWeight = w;
+        return old != w;
+    }
+
+    /**
+     * Probe {@code probe} fails (true) or passes (false).
+     *
+     * @return the reason to report, or null when the probe's verdict did not change
+     */
+    String probe(String probe, boolean failed) {
+        boolean changed = failed ? failingProbes.add(probe) : failingProbes.remove(probe);
+        if (!changed) {
+            return null;
+        }
+        probeFailed = !failingProbes.isEmpty();
+        if (failed) {
+            return "probe " + probe + " failed";
+        }
+        return probeFailed ? "probe " + probe + " passes, still failed by " + String.join(", ", failingProbes())
+                : "probe " + probe + " passes";
+    }
+
+    List<String> failingProbes() {
+        return List.copyOf(new TreeSet<>(failingProbes));
+    }
+}
