@@ -38,16 +38,18 @@ final class RealOverrides {
      * @return the reason to report, or null when the probe's verdict did not change
      */
     String probe(String probe, boolean failed) {
+        return probe(probe, failed, failed ? "failed" : "passes");
+    }
+
+    /** @param what how the probe's verdict changed, for the reason ("failed", "passes", "removed") */
+    String probe(String probe, boolean failed, String what) {
         boolean changed = failed ? failingProbes.add(probe) : failingProbes.remove(probe);
         if (!changed) {
             return null;
         }
         probeFailed = !failingProbes.isEmpty();
-        if (failed) {
-            return "probe " + probe + " failed";
-        }
-        return probeFailed ? "probe " + probe + " passes, still failed by " + String.join(", ", failingProbes())
-                : "probe " + probe + " passes";
+        String reason = "probe " + probe + " " + what;
+        return !failed && probeFailed ? reason + ", still failed by " + String.join(", ", failingProbes()) : reason;
     }
 
     List<String> failingProbes() {

@@ -208,6 +208,17 @@ public final class RealServer {
         }
     }
 
+    /** Probe {@code probe} no longer checks this real (a reload removed it): it holds it down no more. */
+    public void releaseProbe(String probe) {
+        synchronized (overrides) {
+            RealState before = state();
+            String reason = overrides.probe(probe, false, "removed");
+            if (reason != null) {
+                reportDerived(before, reason);
+            }
+        }
+    }
+
     /** The probes that fail this real now (show commands). */
     public java.util.List<String> failingProbes() {
         synchronized (overrides) {

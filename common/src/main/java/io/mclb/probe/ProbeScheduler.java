@@ -217,7 +217,7 @@ public final class ProbeScheduler implements AutoCloseable {
                     check.close();
                 }
                 if (release && health.failed()) {
-                    real.setProbeFailed(probe.name(), false);
+                    real.releaseProbe(probe.name());
                 }
             });
             if (release) { // a replacement registered the same meters and keeps counting on them

@@ -112,13 +112,18 @@ public final class ChronicleStickyTable implements StickyTable {
             }
             return false;
         }
+        written(key, value, previous);
+        return true;
+    }
+
+    /** Counts a new key and publishes the write (after the change, outside the segment lock). */
+    private void written(StickyKey key, StickyValue value, byte[] previous) {
         if (previous == null) {
             adjust(key.bytes()[0], 1);
         }
         for (StickyChangeListener l : listeners) {
             l.onPut(key.bytes(), value.bytes(), previous);
         }
-        return true;
     }
 
     @Override
@@ -136,12 +141,7 @@ public final class ChronicleStickyTable implements StickyTable {
             refusedFull.increment();
             return false;
         }
-        if (previous == null) {
-            adjust(key.bytes()[0], 1);
-        }
-        for (StickyChangeListener l : listeners) {
-            l.onPut(key.bytes(), value.bytes(), previous);
-        }
+        written(key, value, previous);
         return true;
     }
 

@@ -2,6 +2,8 @@ package io.mclb.gtp.lb;
 
 import io.mclb.binding.BindingTable;
 import io.mclb.gtp.GtpCause;
+import io.mclb.gtp.GtpEchoEncoder;
+import io.mclb.gtp.GtpHeader;
 import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
@@ -14,27 +16,61 @@ import io.netty.buffer.ByteBuf;
  * flyweight; valid after {@link #wrap} returned true.
  */
 abstract class GtpDialect {
+    /** The version's message flyweight, seen through the header every version shares. */
+    private final GtpHeader header;
+    private final int version;
+    private final int echoRequestType;
 
-    /** 0, 1 or 2. */
-    abstract int version();
-
-    /** Validates the whole message; false with {@link #reason()}. */
-    abstract boolean wrap(ByteBuf buf);
-
-    abstract DropReason reason();
-
-    abstract int messageType();
-
-    /** Whether the header carries a sequence number (v1: S flag; v0, v2: always). */
-    boolean hasSequence() {
-        return true;
+    GtpDialect(GtpHeader header, int version, int echoRequestType) {
+        this.header = header;
+        this.version = version;
+        this.echoRequestType = echoRequestType;
     }
 
-    abstract int sequence();
+    /** 0, 1 or 2. */
+    final int version() {
+        return version;
+    }
 
-    abstract boolean isEchoRequest();
+    /** Validates the whole message; false with {@link #reason()}. */
+    final boolean wrap(ByteBuf buf) {
+        return header.wrap(buf);
+    }
 
-    abstract boolean isResponse();
+    final DropReason reason() {
+        return header.reason();
+    }
+
+    final int messageType() {
+        return header.messageType();
+    }
+
+    /** Whether the header carries a sequence number (v1: S flag; v0, v2: always). */
+    final boolean hasSequence() {
+        return header.hasSequence();
+    }
+
+    final int sequence() {
+        return header.sequence();
+    }
+
+    final boolean isEchoRequest() {
+        return header.messageType() == echoRequestType;
+    }
+
+    final boolean isResponse() {
+        return header.type().isResponse();
+    }
+
+    /** An Echo Response to the wrapped Echo Request, with mclb's Recovery, in a new buffer. */
+    final ByteBuf echoAnswer(int recovery) {
+        ByteBuf out = header.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
+        writeEcho(out, header.sequence(), recovery);
+        return out;
+    }
+
+    /** Appends this version's Echo Response ({@link GtpEchoEncoder}). */
+    abstract void writeEcho(ByteBuf out, int sequence, int recovery);
 
     /** A create that opens a session (v0: every create, its TID names the new context; v1, v2: TEID 0). */
     abstract boolean isInitialCreate();
@@ -60,9 +96,6 @@ abstract class GtpDialect {
 
     /** The session a follow-up belongs to, or null. */
     abstract GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st);
-
-    /** An Echo Response to the wrapped Echo Request, with mclb's Recovery, in a new buffer. */
-    abstract ByteBuf echoAnswer(int recovery);
 
     /** The answer's Cause value, -1 when it carries none. */
     abstract int cause();

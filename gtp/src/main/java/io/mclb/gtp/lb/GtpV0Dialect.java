@@ -5,46 +5,19 @@ import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.v0.GtpV0Message;
-import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
 /** GTPv0 (GSM 09.60, port 3386): no TEID; the TID (IMSI + NSAPI) names the PDP context. */
 final class GtpV0Dialect extends GtpDialect {
-    private final GtpV0Message m = new GtpV0Message();
+    private final GtpV0Message m;
 
-    @Override
-    int version() {
-        return 0;
+    GtpV0Dialect() {
+        this(new GtpV0Message());
     }
 
-    @Override
-    boolean wrap(ByteBuf buf) {
-        return m.wrap(buf);
-    }
-
-    @Override
-    DropReason reason() {
-        return m.reason();
-    }
-
-    @Override
-    int messageType() {
-        return m.messageType();
-    }
-
-    @Override
-    int sequence() {
-        return m.sequence();
-    }
-
-    @Override
-    boolean isEchoRequest() {
-        return m.messageType() == GtpMessageType.V1_ECHO_REQUEST;
-    }
-
-    @Override
-    boolean isResponse() {
-        return GtpMessageType.v1(m.messageType()).isResponse();
+    private GtpV0Dialect(GtpV0Message m) {
+        super(m, 0, GtpMessageType.V1_ECHO_REQUEST);
+        this.m = m;
     }
 
     @Override
@@ -83,15 +56,13 @@ final class GtpV0Dialect extends GtpDialect {
     }
 
     @Override
-    ByteBuf echoAnswer(int recovery) {
-        ByteBuf out = m.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
-        GtpEchoEncoder.writeV0(out, m.sequence(), recovery);
-        return out;
+    int cause() {
+        return m.ies().cause();
     }
 
     @Override
-    int cause() {
-        return m.ies().cause();
+    void writeEcho(ByteBuf out, int sequence, int recovery) {
+        GtpEchoEncoder.writeV0(out, sequence, recovery);
     }
 
     @Override

@@ -5,56 +5,24 @@ import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.v1.GtpV1Message;
-import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
 /** GTPv1-C (29.060, port 2123): requests follow the GGSN's control TEID learnt from the create answer. */
 final class GtpV1Dialect extends GtpDialect {
-    private final GtpV1Message m = new GtpV1Message();
+    private final GtpV1Message m;
+
+    GtpV1Dialect() {
+        this(new GtpV1Message());
+    }
+
+    private GtpV1Dialect(GtpV1Message m) {
+        super(m, 1, GtpMessageType.V1_ECHO_REQUEST);
+        this.m = m;
+    }
 
     /** The wrapped message, for the notifications (a v1-only, mclb-defined message). */
     GtpV1Message message() {
         return m;
-    }
-
-    @Override
-    int version() {
-        return 1;
-    }
-
-    @Override
-    boolean wrap(ByteBuf buf) {
-        return m.wrap(buf);
-    }
-
-    @Override
-    DropReason reason() {
-        return m.reason();
-    }
-
-    @Override
-    int messageType() {
-        return m.messageType();
-    }
-
-    @Override
-    boolean hasSequence() {
-        return m.hasSequence();
-    }
-
-    @Override
-    int sequence() {
-        return m.sequence();
-    }
-
-    @Override
-    boolean isEchoRequest() {
-        return m.messageType() == GtpMessageType.V1_ECHO_REQUEST;
-    }
-
-    @Override
-    boolean isResponse() {
-        return GtpMessageType.v1(m.messageType()).isResponse();
     }
 
     @Override
@@ -98,15 +66,13 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
-    ByteBuf echoAnswer(int recovery) {
-        ByteBuf out = m.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
-        GtpEchoEncoder.writeV1(out, m.sequence(), recovery);
-        return out;
+    int cause() {
+        return m.ies().cause();
     }
 
     @Override
-    int cause() {
-        return m.ies().cause();
+    void writeEcho(ByteBuf out, int sequence, int recovery) {
+        GtpEchoEncoder.writeV1(out, sequence, recovery);
     }
 
     @Override

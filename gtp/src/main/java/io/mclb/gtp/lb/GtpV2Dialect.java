@@ -6,7 +6,6 @@ import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.v2.GtpV2Fteid;
 import io.mclb.gtp.v2.GtpV2Message;
-import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -15,42 +14,16 @@ import io.netty.buffer.ByteBuf;
  * upstream id; a command-triggered MSB is kept.
  */
 final class GtpV2Dialect extends GtpDialect {
-    private final GtpV2Message m = new GtpV2Message();
+    private final GtpV2Message m;
     private final GtpV2Fteid fteid = new GtpV2Fteid();
 
-    @Override
-    int version() {
-        return 2;
+    GtpV2Dialect() {
+        this(new GtpV2Message());
     }
 
-    @Override
-    boolean wrap(ByteBuf buf) {
-        return m.wrap(buf);
-    }
-
-    @Override
-    DropReason reason() {
-        return m.reason();
-    }
-
-    @Override
-    int messageType() {
-        return m.messageType();
-    }
-
-    @Override
-    int sequence() {
-        return m.sequence();
-    }
-
-    @Override
-    boolean isEchoRequest() {
-        return m.messageType() == GtpMessageType.V2_ECHO_REQUEST;
-    }
-
-    @Override
-    boolean isResponse() {
-        return GtpMessageType.v2(m.messageType()).isResponse();
+    private GtpV2Dialect(GtpV2Message m) {
+        super(m, 2, GtpMessageType.V2_ECHO_REQUEST);
+        this.m = m;
     }
 
     @Override
@@ -89,15 +62,13 @@ final class GtpV2Dialect extends GtpDialect {
     }
 
     @Override
-    ByteBuf echoAnswer(int recovery) {
-        ByteBuf out = m.buffer().alloc().buffer(GtpEchoEncoder.MAX_LENGTH);
-        GtpEchoEncoder.writeV2(out, m.sequence(), recovery);
-        return out;
+    int cause() {
+        return m.cause();
     }
 
     @Override
-    int cause() {
-        return m.cause();
+    void writeEcho(ByteBuf out, int sequence, int recovery) {
+        GtpEchoEncoder.writeV2(out, sequence, recovery);
     }
 
     @Override

@@ -1,0 +1,80 @@
+package io.mclb.binding;
+
+import io.mclb.farm.RealConfigs;
+import io.mclb.farm.RealServer;
+import io.mclb.time.ManualClock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The per-subscriber binding life cycle every module shares: one connection held per binding, released once. */
+class BindingTableTest {
+    private static final BindingKind<Binding> KIND = BindingKind.of("test-binding");
+
+    private static final class TestBinding extends Binding {
+        TestBinding(long owner, int sub, RealServer real, long alias, long nowNs, long idleNs) {
+            super(owner, sub, real, alias, nowNs, idleNs);
+        }
+    }
+
+    private static RealServer real(String ip) {
+        RealServer r = new RealServer("F", RealConfigs.real(ip, 8), new ManualClock(), null);
+        return r;
+    }
+
+    /** A real holding one connection per binding, as the engine leaves it on FORWARD_SESSION. */
+    private static TestBinding bind(BindingTable<Binding> t, long owner, int sub, RealServer r, long alias, long idleNs) {
+        assertThat(r.tryAcquire(0, false)).isTrue();
+        TestBinding b = new TestBinding(owner, sub, r, alias, 0, idleNs);
+        t.open(b);
+        return b;
+    }
+
+    @Test
+    void aBindingHoldsOneConnectionThatExactlyOneEndReleases() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        TestBinding b = bind(t, 7, 5, a, 0x1234, 1_000);
+        assertThat(t.get(7, 5)).isSameAs(b);
+        assertThat(t.byAlias(0x1234)).isSameAs(b);
+        assertThat(a.activeConnections()).isEqualTo(1);
+        assertThat(t.close(b)).isTrue();
+        assertThat(t.close(b)).as("a second end releases nothing").isFalse();
+        assertThat(a.activeConnections()).isZero();
+        assertThat(t.byAlias(0x1234)).isNull();
+    }
+
+    @Test
+    void reopeningAKeyEndsThePreviousBindingAndAliasCollisionsAreCounted() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        RealServer b = real("10.0.0.2");
+        bind(t, 7, 5, a, 0x10, 1_000);
+        bind(t, 7, 5, b, 0x11, 1_000);
+        assertThat(a.activeConnections()).as("re-created elsewhere: the first real's hold is released").isZero();
+        assertThat(t.size()).isEqualTo(1);
+        bind(t, 8, 5, a, 0x11, 1_000);
+        assertThat(t.aliasCollisions()).as("alias 0x11 learnt from two reals").isEqualTo(1);
+        assertThat(t.byAlias(0x11).owner()).as("last writer wins").isEqualTo(8);
+    }
+
+    @Test
+    void idleBindingsExpireTouchedOnesLiveAndPurgeEndsOneRealsBindings() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        RealServer b = real("10.0.0.2");
+        TestBinding idle = bind(t, 1, 0, a, 0, 1_000);
+        TestBinding busy = bind(t, 2, 0, a, 0, 1_000);
+        bind(t, 3, 0, b, 0, 1_000_000);
+        busy.touch(900);
+        assertThat(t.expire(1_000)).isEqualTo(1);
+        assertThat(t.get(1, 0)).isNull();
+        assertThat(t.get(2, 0)).isSameAs(busy);
+        assertThat(t.perReal()).containsEntry(a.id(), 1).containsEntry(b.id(), 1);
+        assertThat(t.purge(b.id())).isEqualTo(1);
+        assertThat(b.activeConnections()).isZero();
+        assertThat(t.closeOwner(2, a.id())).isEqualTo(1);
+        assertThat(a.activeConnections()).isZero();
+        assertThat(idle.real()).isSameAs(a);
+    }
+}
