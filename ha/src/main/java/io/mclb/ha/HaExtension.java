@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HA group as a {@link RuntimeExtension}: reads the {@code interface}/{@code standby} lines,
+ * The HA group as a {@link RuntimeExtension}: reads the {@code interface}/{@code standby} records,
  * runs a {@link GroupManager}, gates {@code inservice standby NAME} virtual servers, adds
  * {@code show failover}, {@code POST failover/active|reset}, and refuses local reloads while this node
  * is not active and a peer is (the active node owns the configuration; replication pushes it).
@@ -73,11 +73,10 @@ public final class HaExtension implements RuntimeExtension {
         if (running.isEmpty()) {
             return;
         }
-        VirtualAddressControl vips = "noop".equals(HaSyntax.setting(config, "vip-control"))
+        VirtualAddressControl vips = HaSyntax.vipControl(config) == HaLines.VipControl.NOOP
                 ? new NoopVirtualAddressControl() : new LinuxVirtualAddressControl();
-        String port = HaSyntax.setting(config, "port");
         GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, ctx.registry(), ctx.clock(),
-                port == null ? GroupManager.DEFAULT_PORT : Integer.parseInt(port));
+                HaSyntax.port(config));
         replication = HaReplication.create(ctx, host, m);
         m.start();
         manager = m;

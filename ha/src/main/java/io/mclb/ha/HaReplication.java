@@ -8,7 +8,6 @@ import io.mclb.ha.group.HsrpState;
 import io.mclb.ha.group.StandbyGroup;
 import io.mclb.ha.replication.ReplicatedState;
 import io.mclb.ha.replication.ReplicationConfig;
-import io.mclb.ha.replication.ReplicationConfigSyntax;
 import io.mclb.ha.replication.StickyReplicator;
 import io.mclb.service.ExtensionHost;
 import io.mclb.runtime.ReplicatedValues;
@@ -97,8 +96,7 @@ final class HaReplication implements AutoCloseable {
     /** The group the replicating vservers are gated by; the only group when none says. */
     static String groupOf(MclbConfig c, Map<String, StandbyGroup> groups) {
         for (VirtualServerConfig v : c.vservers().values()) {
-            boolean replicates = v.extensions().stream().anyMatch(x -> x.owner().equals(ReplicationConfigSyntax.OWNER));
-            if (replicates && v.standbyGroup() != null && groups.containsKey(v.standbyGroup())) {
+            if (v.record(ReplicationConfig.class) != null && v.standbyGroup() != null && groups.containsKey(v.standbyGroup())) {
                 return v.standbyGroup();
             }
         }

@@ -1,24 +1,30 @@
 package io.mclb.ha;
 
+import io.mclb.config.Args;
 import io.mclb.config.BadLine;
 import io.mclb.config.ConfigBlock;
 import io.mclb.config.ConfigLine;
-import io.mclb.service.ConfigSyntax;
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.ha.group.GroupConfig;
+import io.mclb.ha.group.GroupManager;
+import io.mclb.service.ConfigSyntax;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The HA configuration lines (owner {@code ha}): {@code interface NAME} stanzas with their
- * {@code standby} lines and global {@code track N interface IFACE line-protocol} lines (grammar in
- * {@link HaConfigReader}). Validation: every {@code inservice standby NAME} names a configured
- * {@code standby G name NAME}; group names are unique; every {@code standby G track N} has its
- * {@code track N} line.
+ * The HA configuration lines (owner {@code ha}), read once into {@link HaLines} records:
+ * {@code interface NAME} stanzas with their {@code standby} lines, global
+ * {@code track N interface IFACE line-protocol} lines (grammar in {@link HaConfigReader}) and
+ * {@code mclb ha port N} / {@code mclb ha vip-control linux|noop}. Validation: every
+ * {@code inservice standby NAME} names a configured {@code standby G name NAME}; group names are
+ * unique; every {@code standby G track N} has its {@code track N} line.
  */
 public final class HaSyntax implements ConfigSyntax {
     public static final String OWNER = "ha";
@@ -30,63 +36,50 @@ public final class HaSyntax implements ConfigSyntax {
 
     @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
-        List<String> tokens = line.tokens();
-        if (block != ConfigBlock.GLOBAL || tokens.isEmpty()) {
+        if (block != ConfigBlock.GLOBAL) {
             return Claim.notMine();
         }
-        if (tokens.size() >= 2 && tokens.get(0).equalsIgnoreCase("mclb") && tokens.get(1).equalsIgnoreCase("ha")) {
-            return mclbHa(tokens, line);
+        if (line.is(0, "mclb") && line.is(1, "ha")) {
+            return Claim.of(mclbHa(line));
         }
-        if (!tokens.get(0).equalsIgnoreCase("track")) {
-            return Claim.notMine();
-        }
-        try {
-            HaConfigReader.trackLine(tokens);
-            return Claim.of(line);
-        } catch (IllegalArgumentException e) {
-            throw new BadLine(e.getMessage());
-        }
+        return line.is(0, "track") ? Claim.of(HaConfigReader.trackLine(line)) : Claim.notMine();
     }
 
     @Override
-    public Claim claimStanza(ConfigLine headerLine, List<ConfigLine> childLines) throws BadLine {
-        List<String> header = headerLine.tokens();
-        List<List<String>> children = childLines.stream().map(ConfigLine::tokens).toList();
-        if (header.isEmpty() || !header.get(0).equalsIgnoreCase("interface")) {
-            return Claim.notMine();
+    public Claim claimStanza(ConfigLine header, List<ConfigLine> children) throws BadLine {
+        return header.is(0, "interface") ? HaConfigReader.stanza(header, children) : Claim.notMine();
+    }
+
+    private static Object mclbHa(ConfigLine l) throws BadLine {
+        if (l.size() == 4 && l.is(2, "port")) {
+            return new HaLines.HaPort(Args.integer(l.tokens(), 3, "mclb ha port", 1, 65535));
         }
-        try {
-            HaConfigReader.stanza(header, children, null);
-            return Claim.of(headerLine);
-        } catch (IllegalArgumentException e) {
-            throw new BadLine(e.getMessage());
+        if (l.size() == 4 && l.is(2, "vip-control") && (l.is(3, "linux") || l.is(3, "noop"))) {
+            return l.is(3, "linux") ? HaLines.VipControl.LINUX : HaLines.VipControl.NOOP;
         }
+        throw new BadLine("'" + l.text() + "': allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
     }
 
     @Override
     public void validate(MclbConfig config, ErrorSink errors) {
-        List<ExtensionLine> lines = config.globalExtensions(OWNER);
-        Map<Integer, String> tracks;
-        try {
-            tracks = HaConfigReader.tracks(lines);
-        } catch (IllegalArgumentException e) {
-            return; // already reported while parsing
-        }
-        Map<String, ExtensionLine> names = new HashMap<>();
-        for (ExtensionLine l : lines) {
-            if (!l.tokens().get(0).equalsIgnoreCase("interface")) {
+        Map<Integer, String> tracks = tracks(config);
+        Map<String, ExtensionLine> names = new LinkedHashMap<>();
+        for (ExtensionLine l : config.globalExtensions(OWNER)) {
+            if (!(l.record() instanceof HaLines.HaInterface i)) {
                 continue;
             }
-            try {
-                for (GroupConfig g : HaConfigReader.stanza(l.tokens(), l.children(), tracks)) {
-                    ExtensionLine first = names.putIfAbsent(g.name(), l);
-                    if (first != null) {
-                        errors.error(l.source(), "standby " + g.group() + " name " + g.name()
-                                + ": already used by a group at line " + first.source().line());
+            for (HaLines.Standby g : i.groups()) {
+                ExtensionLine first = names.putIfAbsent(g.name(), l);
+                if (first != null) {
+                    errors.error(l.source(), "standby " + g.group() + " name " + g.name()
+                            + ": already used by a group at line " + first.source().line());
+                }
+                for (HaLines.TrackRef t : g.tracks()) {
+                    if (!tracks.containsKey(t.object())) {
+                        errors.error(t.source(), "standby " + g.group() + " track " + t.object() + ": no 'track "
+                                + t.object() + " interface IFACE line-protocol' line defines object " + t.object());
                     }
                 }
-            } catch (IllegalArgumentException e) {
-                errors.error(l.source(), e.getMessage());
             }
         }
         for (VirtualServerConfig v : config.vservers().values()) {
@@ -98,38 +91,51 @@ public final class HaSyntax implements ConfigSyntax {
         }
     }
 
-    private static Claim mclbHa(List<String> t, ConfigLine headerLine) throws BadLine {
-        String line = String.join(" ", t);
-        if (t.size() == 4 && t.get(2).equalsIgnoreCase("port")) {
-            try {
-                HaConfigReader.number(t.get(3), line, 1, 65535);
-                return Claim.of(headerLine);
-            } catch (IllegalArgumentException e) {
-                throw new BadLine(e.getMessage());
-            }
+    /** The tracked objects of the {@code track} lines: object number to interface (a later line wins). */
+    private static Map<Integer, String> tracks(MclbConfig config) {
+        Map<Integer, String> out = new HashMap<>();
+        for (HaLines.TrackLine t : config.records(HaLines.TrackLine.class)) {
+            out.put(t.object(), t.iface());
         }
-        if (t.size() == 4 && t.get(2).equalsIgnoreCase("vip-control")
-                && (t.get(3).equals("linux") || t.get(3).equals("noop"))) {
-            return Claim.of(headerLine);
-        }
-        throw new BadLine("'" + line + "': allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
+        return out;
     }
 
-    /** The value of {@code mclb ha KEY VALUE}, or null. */
-    static String setting(MclbConfig config, String key) {
-        String v = null;
-        for (ExtensionLine l : config.globalExtensions(OWNER)) {
-            List<String> t = l.tokens();
-            if (t.size() == 4 && t.get(0).equalsIgnoreCase("mclb") && t.get(2).equalsIgnoreCase(key)) {
-                v = t.get(3);
-            }
-        }
-        return v;
+    /** {@code mclb ha port N}, else {@link GroupManager#DEFAULT_PORT}. */
+    static int port(MclbConfig config) {
+        List<HaLines.HaPort> ports = config.records(HaLines.HaPort.class);
+        return ports.isEmpty() ? GroupManager.DEFAULT_PORT : ports.get(ports.size() - 1).port();
     }
 
-    /** The configured groups of a validated configuration. */
+    /** {@code mclb ha vip-control linux|noop}, else linux. */
+    static HaLines.VipControl vipControl(MclbConfig config) {
+        List<HaLines.VipControl> v = config.records(HaLines.VipControl.class);
+        return v.isEmpty() ? HaLines.VipControl.LINUX : v.get(v.size() - 1);
+    }
+
+    /** The configured groups of a validated configuration, their tracked objects resolved. */
     public static List<GroupConfig> groups(MclbConfig config) {
-        List<ExtensionLine> lines = config.globalExtensions(OWNER);
-        return HaConfigReader.groups(lines, HaConfigReader.tracks(lines));
+        Map<Integer, String> tracks = tracks(config);
+        List<GroupConfig> out = new ArrayList<>();
+        for (HaLines.HaInterface i : config.records(HaLines.HaInterface.class)) {
+            for (HaLines.Standby g : i.groups()) {
+                out.add(group(i, g, tracks));
+            }
+        }
+        return out;
+    }
+
+    private static GroupConfig group(HaLines.HaInterface i, HaLines.Standby g, Map<Integer, String> tracks) {
+        List<GroupConfig.Track> resolved = new ArrayList<>(g.tracks().size());
+        for (HaLines.TrackRef t : g.tracks()) {
+            String iface = tracks.get(t.object());
+            if (iface == null) {
+                throw new IllegalStateException("standby " + g.group() + " track " + t.object()
+                        + ": not validated (no track line)");
+            }
+            resolved.add(new GroupConfig.Track(t.object(), iface, t.decrement()));
+        }
+        byte[] key = g.key() == null ? null : g.key().getBytes(StandardCharsets.UTF_8);
+        return new GroupConfig(i.name(), i.address(), i.prefix(), i.version(), g.group(), g.name(), g.vip(),
+                g.priority(), g.preempt(), g.preemptDelayMs(), g.helloMs(), g.holdMs(), key, resolved, g.peers());
     }
 }

@@ -82,4 +82,47 @@ class HaSyntaxTest {
         assertThatThrownBy(() -> parse("interface eth0\n standby 1 ip 10.0.0.9\n"))
                 .hasMessageContaining("needs 'ip address A MASK'");
     }
+
+    @Test
+    void theKeyStringIsStoredAsType7AndReadsBackTheSame() throws Exception {
+        MclbConfig c = parse(FRAGMENT.formatted("SLB-HA"));
+        String running = io.mclb.config.ConfigWriter.write(c);
+        assertThat(running).doesNotContain("ha-secret").contains("standby 100 authentication md5 key-string 7 ");
+        MclbConfig again = parse(running);
+        assertThat(HaSyntax.groups(again)).isEqualTo(HaSyntax.groups(c));
+        assertThat(io.mclb.config.ConfigWriter.write(again)).isEqualTo(running);
+    }
+
+    @Test
+    void anUnknownTrackObjectIsReportedAtItsStandbyLine() {
+        assertThatThrownBy(() -> parse("interface eth0\n ip address 10.0.0.1/24\n standby 1 track 9 decrement 5\n"))
+                .hasMessageContaining("ha.cfg:3: standby 1 track 9: no 'track 9 interface IFACE line-protocol'");
+    }
+
+    @Test
+    void globalSettingsAreRead() throws Exception {
+        MclbConfig c = parse("mclb ha port 1999\nmclb ha vip-control noop\n");
+        assertThat(HaSyntax.port(c)).isEqualTo(1999);
+        assertThat(HaSyntax.vipControl(c)).isEqualTo(HaLines.VipControl.NOOP);
+        MclbConfig none = parse("");
+        assertThat(HaSyntax.port(none)).isEqualTo(io.mclb.ha.group.GroupManager.DEFAULT_PORT);
+        assertThat(HaSyntax.vipControl(none)).isEqualTo(HaLines.VipControl.LINUX);
+        assertThatThrownBy(() -> parse("mclb ha port 70000\n"))
+                .hasMessageContaining("ha.cfg:1: mclb ha port 70000: out of range, allowed 1..65535");
+        assertThatThrownBy(() -> parse("mclb ha vip-control ip\n"))
+                .hasMessageContaining("allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
+    }
+
+    @Test
+    void valuesAreNamedWithWhatIsAllowed() {
+        String head = "interface eth0\n ip address 10.0.0.1 255.255.255.0\n";
+        assertThatThrownBy(() -> parse(head + " standby 1 preempt delay minimum 4000\n"))
+                .hasMessageContaining("standby 1 preempt delay 4000: out of range, allowed 0..3600");
+        assertThatThrownBy(() -> parse(head + " standby 1 peer host-b\n"))
+                .hasMessageContaining("standby 1 peer host-b: not an IP address");
+        assertThatThrownBy(() -> parse("interface eth0\n ip address 10.0.0.1 255.0.255.0\n"))
+                .hasMessageContaining("ip address 10.0.0.1 255.0.255.0: not a contiguous network mask");
+        assertThatThrownBy(() -> parse(head + " standby 300 ip 10.0.0.9\n"))
+                .hasMessageContaining("needs 'standby version 2'");
+    }
 }

@@ -102,4 +102,16 @@ class ReplicationConfigSyntaxTest {
         MclbConfig c = parse(FARM + vserver("V", 2123, "replicate casa 10.99.0.2 10.99.0.3 4231"));
         assertThat(c.warnings()).anyMatch(w -> w.toString().contains("t.cfg:7: warning: replicate casa without password"));
     }
+
+    @Test
+    void moreErrorsNameTheValue() {
+        assertThatThrownBy(() -> parse(FARM + vserver("V", 2123, "replicate casa 10.99.0.2 10.99.0.3 4231 password 0 s 9 x")))
+                .hasMessageContaining("t.cfg:7: replicate casa: unexpected 'x'");
+        assertThatThrownBy(() -> parse(FARM + vserver("V", 2123, "replicate casa 10.99.0.2 10.99.0.3 4231 password")))
+                .hasMessageContaining("replicate casa password: missing value");
+        assertThatThrownBy(() -> parse("mclb replicate tls cert a key b cert c\n"))
+                .hasMessageContaining("t.cfg:1: mclb replicate tls: 'cert' given twice");
+        assertThat(ReplicationConfig.parseReplicate(List.of("replicate", "casa", "::1", "::2", "1", "password", "7")).password())
+                .isEqualTo("7");
+    }
 }
