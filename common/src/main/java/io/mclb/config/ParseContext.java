@@ -23,7 +23,7 @@ final class ParseContext {
 
     private static final Set<String> IGNORED_GLOBAL = Set.of("entries", "maxbuffers", "natpool", "static", "timers");
     private static final Set<String> IGNORED_VSERVER = Set.of("advertise", "delay", "synguard", "access", "replicate");
-    private static final Set<String> IGNORED_FARM = Set.of("nat", "bindid", "access", "farm-weight");
+    private static final Set<String> IGNORED_FARM = Set.of("nat", "access");
 
     final String file;
     final List<ConfigSyntax> extensions;

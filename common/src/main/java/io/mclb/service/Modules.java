@@ -1,6 +1,7 @@
 package io.mclb.service;
 
 import io.mclb.config.Grammar;
+import io.mclb.feedback.FeedbackSyntax;
 import io.mclb.predictor.RouteMapSyntax;
 
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
 
     /** Lines the engine ships as extensions, so that a configuration without them keeps them unknown. */
     private static List<ConfigSyntax> engineSyntaxes() {
-        return List.of(new RouteMapSyntax());
+        return List.of(new RouteMapSyntax(), new FeedbackSyntax());
     }
 
     /** Everything on the class path. */
