@@ -180,6 +180,11 @@ public final class RealServer {
         return d >= 0 ? d : config.weight();
     }
 
+    /** The weight a DFP agent reported for this real, or -1 while none does (the configured weight applies). */
+    public int dfpWeight() {
+        return overrides.dfpWeight();
+    }
+
     /** DFP (or KAL-AP) weight, 0..65535; -1 clears it and the configured weight applies again. */
     public void setDfpWeight(int w) {
         if (w < -1 || w > 65535) {
