@@ -195,7 +195,7 @@ public final class RealServer {
             if (overrides.dfpWeight(w)) {
                 WEIGHT_EPOCH.incrementAndGet();
             }
-            reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
+            reportDerived(before, w < 0 ? "DFP weight withdrawn, static weight " + config.weight() : "DFP weight " + w);
         }
     }
 

@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code mclb show reals|vservers|serverfarms|sticky [TABLE]|stats|running-config [--json]}. */
+/** {@code mclb show reals|vservers|serverfarms|sticky [TABLE]|dfp [weights]|kal-ap [TAG]|stats|running-config [--json]}. */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show the running balancer: reals, vservers, serverfarms, sticky [client-ip|gtp imsi|radius framed-ip|...], stats, failover, running-config.")
+        description = "Show the running balancer: reals, vservers, serverfarms, sticky [client-ip|gtp imsi|radius framed-ip|...], dfp [weights], kal-ap [TAG], stats, failover, running-config.")
 public final class ShowCommand implements Callable<Integer> {
     @Mixin
     AdminTarget target;

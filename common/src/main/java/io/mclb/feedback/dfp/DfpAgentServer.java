@@ -113,10 +113,7 @@ public final class DfpAgentServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        if (silent) {
-                            ch.close();
-                            return;
-                        }
+                        // a source without an opinion closes the newcomer in joined()
                         AgentPeer p = new AgentPeer(DfpAgentServer.this, ch);
                         ch.pipeline().addLast(new DfpFrameDecoder(), p);
                     }

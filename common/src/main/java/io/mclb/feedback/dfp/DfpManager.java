@@ -47,6 +47,8 @@ public final class DfpManager implements AutoCloseable {
     private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
     private final Map<AgentSession, Channel> channels = new HashMap<>();
     private final Map<AgentSession, DfpMetrics> meters = new HashMap<>();
+    /** The last failed attempt's reason per agent, so that an agent that stays down is logged once. */
+    private final Map<AgentSession, String> lastFailure = new HashMap<>();
     private final ManagerHandler.Events events = new Events();
     private final AgentSession.Io io = new Io();
     private final ScheduledFuture<?> ticker;
@@ -206,7 +208,19 @@ public final class DfpManager implements AutoCloseable {
 
         @Override
         public void transition(AgentSession s, AgentState from, AgentState to, String why) {
-            LOG.info("DFP agent {}: {} -> {} ({})", s.key(), from.label(), to.label(), why);
+            // an agent that stays down would log two lines per retry interval: repeats go to debug
+            boolean repeat = to == AgentState.CONNECTING && from != AgentState.NOT_OPEN
+                    || from == AgentState.CONNECTING && to != AgentState.OPEN && why.equals(lastFailure.get(s));
+            if (from == AgentState.CONNECTING && to != AgentState.OPEN) {
+                lastFailure.put(s, why);
+            } else if (to == AgentState.OPEN || to == AgentState.NOT_OPEN) {
+                lastFailure.remove(s);
+            }
+            if (repeat) {
+                LOG.debug("DFP agent {}: {} -> {} ({})", s.key(), from.label(), to.label(), why);
+            } else {
+                LOG.info("DFP agent {}: {} -> {} ({})", s.key(), from.label(), to.label(), why);
+            }
         }
     }
 
