@@ -115,28 +115,24 @@ public final class FeedbackSyntax implements ConfigSyntax {
     /** {@code ip slb dfp [password [0|7] PW [TIMEOUT]]} and its agents. */
     private static Claim manager(ConfigLine header, List<ConfigLine> children) throws BadLine {
         List<String> t = header.tokens();
-        Password pw = Password.NONE;
+        PasswordArg pw = PasswordArg.NONE;
         if (t.size() > 3) {
             if (!header.is(3, "password")) {
                 throw new BadLine("ip slb dfp: unexpected '" + t.get(3) + "', allowed 'ip slb dfp [password [0|7] PW [TIMEOUT]]'");
             }
-            pw = Password.read(t, 4, "ip slb dfp password");
+            pw = PasswordArg.read(t, 4, "ip slb dfp password");
         }
         List<AgentLine> agents = new ArrayList<>();
-        List<LineError> errors = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (ConfigLine c : children) {
-            try {
-                AgentLine a = agent(c);
-                if (!seen.add(a.key())) {
-                    throw new BadLine("agent " + a.key() + ": duplicate agent");
-                }
-                agents.add(a);
-            } catch (BadLine e) {
-                errors.add(new LineError(c.source(), e.getMessage()));
+        SubLines sub = SubLines.read(children, c -> {
+            AgentLine a = agent(c);
+            if (!seen.add(a.key())) {
+                throw new BadLine("agent " + a.key() + ": duplicate agent");
             }
-        }
-        ManagerConfig m = new ManagerConfig(pw.clear, pw.timeoutSeconds, agents, errors, header.source());
+            agents.add(a);
+            return c.tokens();
+        });
+        ManagerConfig m = new ManagerConfig(pw.clear(), pw.timeoutSeconds(), agents, sub.errors, header.source());
         return Claim.stanza(m, pw.stored(t, 4), null);
     }
 
@@ -167,53 +163,57 @@ public final class FeedbackSyntax implements ConfigSyntax {
         List<String> h = header.tokens();
         String name = Args.token(h, 3, "ip dfp agent", "NAME");
         Args.end(h, 3, "ip dfp agent " + name);
-        int port = 0;
-        Password pw = Password.NONE;
-        int interval = FeedbackLines.DEFAULT_REPORT_INTERVAL_SECONDS;
-        boolean inService = false;
-        List<LineError> errors = new ArrayList<>();
-        List<List<String>> stored = new ArrayList<>();
-        for (ConfigLine c : children) {
-            List<String> t = c.tokens();
-            List<String> keep = t;
-            try {
-                switch (c.word(0)) {
-                    case "port" -> {
-                        port = Args.integer(t, 1, "port", 1, 65535);
-                        Args.end(t, 1, "port");
-                    }
-                    case "password" -> {
-                        pw = Password.read(t, 1, "ip dfp agent " + name + " password");
-                        keep = pw.stored(t, 1);
-                    }
-                    case "interval" -> {
-                        interval = Args.integer(t, 1, "interval", 1, 65535);
-                        Args.end(t, 1, "interval");
-                    }
-                    case "inservice" -> {
-                        Args.end(t, 0, "inservice");
-                        inService = true;
-                    }
-                    case "no" -> {
-                        if (!c.is(1, "inservice") || t.size() != 2) {
-                            throw new BadLine("ip dfp agent " + name + ": unknown line '" + c.text() + "', " + LOCAL_USAGE);
-                        }
-                        inService = false;
-                    }
-                    default -> throw new BadLine("ip dfp agent " + name + ": unknown line '" + c.text() + "', " + LOCAL_USAGE);
-                }
-            } catch (BadLine e) {
-                errors.add(new LineError(c.source(), e.getMessage()));
-                keep = redacted(t);
-            }
-            stored.add(keep);
-        }
-        if (inService && port == 0 && errors.isEmpty()) {
+        LocalAgentLines a = new LocalAgentLines(name);
+        SubLines sub = SubLines.read(children, a::line);
+        if (a.inService && a.port == 0 && sub.errors.isEmpty()) {
             throw new BadLine("ip dfp agent " + name + ": inservice needs 'port N' (the TCP port managers connect to)");
         }
-        LocalAgentConfig a = new LocalAgentConfig(name, port, pw.clear, pw.timeoutSeconds, interval, inService, errors,
-                header.source());
-        return Claim.stanza(a, null, stored);
+        LocalAgentConfig c = new LocalAgentConfig(name, a.port, a.pw.clear(), a.pw.timeoutSeconds(), a.interval,
+                a.inService, sub.errors, header.source());
+        return Claim.stanza(c, null, sub.stored);
+    }
+
+    /** The settings of an {@code ip dfp agent} stanza as its sub-lines are read. */
+    private static final class LocalAgentLines {
+        final String name;
+        int port;
+        PasswordArg pw = PasswordArg.NONE;
+        int interval = FeedbackLines.DEFAULT_REPORT_INTERVAL_SECONDS;
+        boolean inService;
+
+        LocalAgentLines(String name) {
+            this.name = name;
+        }
+
+        List<String> line(ConfigLine c) throws BadLine {
+            List<String> t = c.tokens();
+            switch (c.word(0)) {
+                case "port" -> {
+                    port = Args.integer(t, 1, "port", 1, 65535);
+                    Args.end(t, 1, "port");
+                }
+                case "password" -> {
+                    pw = PasswordArg.read(t, 1, "ip dfp agent " + name + " password");
+                    return pw.stored(t, 1);
+                }
+                case "interval" -> {
+                    interval = Args.integer(t, 1, "interval", 1, 65535);
+                    Args.end(t, 1, "interval");
+                }
+                case "inservice" -> {
+                    Args.end(t, 0, "inservice");
+                    inService = true;
+                }
+                case "no" -> {
+                    if (!c.is(1, "inservice") || t.size() != 2) {
+                        throw new BadLine("ip dfp agent " + name + ": unknown line '" + c.text() + "', " + LOCAL_USAGE);
+                    }
+                    inService = false;
+                }
+                default -> throw new BadLine("ip dfp agent " + name + ": unknown line '" + c.text() + "', " + LOCAL_USAGE);
+            }
+            return t;
+        }
     }
 
     /** {@code ip slb capp udp} and its {@code peer} lines. */
@@ -222,40 +222,59 @@ public final class FeedbackSyntax implements ConfigSyntax {
             throw new BadLine("'" + header.text() + "': allowed 'ip slb capp udp'");
         }
         List<CappPeer> peers = new ArrayList<>();
-        List<LineError> errors = new ArrayList<>();
-        List<List<String>> stored = new ArrayList<>();
-        for (ConfigLine c : children) {
+        SubLines sub = SubLines.read(children, c -> {
             List<String> t = c.tokens();
-            List<String> keep = t;
-            try {
-                if (!c.is(0, "peer")) {
-                    throw new BadLine("ip slb capp udp: unknown line '" + c.text() + "', " + PEER_USAGE);
-                }
-                int i = 1;
-                InetAddress ip = null;
-                if (!c.is(1, "port") && !c.is(1, "secret")) {
-                    ip = Args.address(t, 1, "peer");
-                    i = 2;
-                }
-                if (c.is(i, "port")) {
-                    int port = Args.integer(t, i + 1, "peer port", 1, 65535);
-                    Args.end(t, i + 1, "peer port " + port);
-                    peers.add(new CappPeer(ip, port, null, c.source()));
-                } else if (c.is(i, "secret")) {
-                    String secret = Args.secret(t, i + 1, "peer secret");
-                    peers.add(new CappPeer(ip, 0, secret, c.source()));
-                    keep = Args.withType7Secret(t, i + 1, secret);
-                } else {
-                    throw new BadLine("peer" + (i < t.size() ? " " + String.join(" ", t.subList(1, t.size())) : "")
-                            + ": " + PEER_USAGE);
-                }
-            } catch (BadLine e) {
-                errors.add(new LineError(c.source(), e.getMessage()));
-                keep = redacted(t);
+            if (!c.is(0, "peer")) {
+                throw new BadLine("ip slb capp udp: unknown line '" + c.text() + "', " + PEER_USAGE);
             }
-            stored.add(keep);
+            int i = 1;
+            InetAddress ip = null;
+            if (!c.is(1, "port") && !c.is(1, "secret")) {
+                ip = Args.address(t, 1, "peer");
+                i = 2;
+            }
+            if (c.is(i, "port")) {
+                int port = Args.integer(t, i + 1, "peer port", 1, 65535);
+                Args.end(t, i + 1, "peer port " + port);
+                peers.add(new CappPeer(ip, port, null, c.source()));
+                return t;
+            }
+            if (c.is(i, "secret")) {
+                String secret = Args.secret(t, i + 1, "peer secret");
+                peers.add(new CappPeer(ip, 0, secret, c.source()));
+                return Args.withType7Secret(t, i + 1, secret);
+            }
+            throw new BadLine("peer" + (i < t.size() ? " " + String.join(" ", t.subList(1, t.size())) : "")
+                    + ": " + PEER_USAGE);
+        });
+        return Claim.stanza(new Capp(peers, sub.errors, header.source()), null, sub.stored);
+    }
+
+    /**
+     * A stanza's sub-lines read one by one: a refused one becomes a {@link LineError} at its own
+     * line (so the error names it) and is stored with its secrets masked.
+     */
+    private static final class SubLines {
+        /** Reads one sub-line; returns the tokens to store (its secret obfuscated). */
+        interface Reader {
+            List<String> line(ConfigLine c) throws BadLine;
         }
-        return Claim.stanza(new Capp(peers, errors, header.source()), null, stored);
+
+        final List<LineError> errors = new ArrayList<>();
+        final List<List<String>> stored = new ArrayList<>();
+
+        static SubLines read(List<ConfigLine> children, Reader reader) {
+            SubLines out = new SubLines();
+            for (ConfigLine c : children) {
+                try {
+                    out.stored.add(reader.line(c));
+                } catch (BadLine e) {
+                    out.errors.add(new LineError(c.source(), e.getMessage()));
+                    out.stored.add(redacted(c.tokens()));
+                }
+            }
+            return out;
+        }
     }
 
     /** A refused line is stored with its secret masked: the configuration never runs, but errors echo lines. */
@@ -360,46 +379,5 @@ public final class FeedbackSyntax implements ConfigSyntax {
 
     private static <T> T last(List<T> l) {
         return l.isEmpty() ? null : l.get(l.size() - 1);
-    }
-
-    /**
-     * {@code [0|7] PW [TIMEOUT]} after a {@code password} keyword (IOS: TIMEOUT is the roll-over
-     * window). A lone {@code 0} or {@code 7} is the password itself.
-     */
-    private record Password(String clear, int timeoutSeconds, boolean typed, boolean hasTimeout) {
-        static final Password NONE = new Password(null, FeedbackLines.DEFAULT_PASSWORD_TIMEOUT_SECONDS, false, false);
-
-        static Password read(List<String> t, int i, String label) throws BadLine {
-            boolean typed = i + 1 < t.size() && (t.get(i).equals("0") || t.get(i).equals("7"));
-            boolean type7 = typed && t.get(i).equals("7");
-            int at = typed ? i + 1 : i;
-            String pw = Args.token(t, at, label, "password");
-            if (type7) {
-                try {
-                    pw = CiscoType7.decode(pw);
-                } catch (IllegalArgumentException e) {
-                    throw new BadLine(label + " 7 ***: not a type 7 string (" + e.getMessage() + ")");
-                }
-            }
-            int timeout = FeedbackLines.DEFAULT_PASSWORD_TIMEOUT_SECONDS;
-            boolean hasTimeout = at + 1 < t.size();
-            if (hasTimeout) {
-                timeout = Args.integer(t, at + 1, label + " timeout", 0, 65535);
-                Args.end(t, at + 1, label);
-            }
-            return new Password(pw, timeout, typed, hasTimeout);
-        }
-
-        /** The line with the password from token {@code i} on stored as {@code 7 <obfuscated> [TIMEOUT]}. */
-        List<String> stored(List<String> t, int i) {
-            if (clear == null) {
-                return null;
-            }
-            List<String> out = Args.withType7Secret(t.subList(0, i), i, clear);
-            if (hasTimeout) {
-                out.add(Integer.toString(timeoutSeconds));
-            }
-            return out;
-        }
     }
 }

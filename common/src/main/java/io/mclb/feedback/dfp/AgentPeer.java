@@ -3,7 +3,6 @@ package io.mclb.feedback.dfp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 
 import java.util.List;
 
@@ -16,13 +15,9 @@ import static io.mclb.feedback.dfp.DfpWire.*;
  * report bind ID 0 only), ignores Server State (informational, draft) and unknown types. A message
  * that fails the password check closes the connection and is counted. Runs on the agent's loop.
  */
-final class AgentPeer extends ChannelInboundHandlerAdapter {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AgentPeer.class);
+final class AgentPeer extends DfpHandler {
     private final DfpAgentServer server;
     private final Channel channel;
-    private final DfpMessage msg = new DfpMessage();
-    private final DfpSecurity security = new DfpSecurity();
-    private final DfpWriter writer = new DfpWriter();
     private long keepAliveNs;
     private long lastSentNs;
     private List<HostWeight> lastSent;
@@ -49,48 +44,38 @@ final class AgentPeer extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object m) {
-        ByteBuf frame = (ByteBuf) m;
-        try {
-            msg.wrap(frame);
-            if (!server.passwords().accepts(msg, security, server.nowNs())) {
-                server.metrics().refused(DfpRefusal.SECURITY);
-                ctx.close();
-                return;
-            }
-            switch (msg.type()) {
-                case DFP_PARAMETERS -> {
-                    int at = msg.find(TLV_KEEP_ALIVE);
-                    if (at >= 0) {
-                        keepAliveNs = msg.keepAliveSeconds(at) * 1_000_000_000L;
-                    }
-                }
-                case BIND_ID_REQUEST -> {
-                    ByteBuf out = ctx.alloc().buffer(64);
-                    writer.bindIdReport(out, server.passwords().signing(server.nowNs()));
-                    ctx.writeAndFlush(out);
-                }
-                default -> {
-                    // Server State is informational: the agent must not change its computation for it
-                }
-            }
-        } finally {
-            frame.release();
-        }
+    DfpPasswords passwords() {
+        return server.passwords();
     }
 
     @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof DfpFrameDecoder.Refused r) {
-            server.metrics().refused(r.reason());
-        }
-        ctx.fireUserEventTriggered(evt);
+    long nowNs() {
+        return server.nowNs();
     }
 
     @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("DFP connection {}: {}", ctx.channel().remoteAddress(), cause.toString(), cause);
-        ctx.close();
+    void refused(DfpRefusal reason) {
+        server.metrics().refused(reason);
+    }
+
+    @Override
+    void onMessage(ChannelHandlerContext ctx) {
+        switch (msg.type()) {
+            case DFP_PARAMETERS -> {
+                int at = msg.find(TLV_KEEP_ALIVE);
+                if (at >= 0) {
+                    keepAliveNs = msg.keepAliveSeconds(at) * 1_000_000_000L;
+                }
+            }
+            case BIND_ID_REQUEST -> {
+                ByteBuf out = ctx.alloc().buffer(64);
+                writer.bindIdReport(out, server.passwords().signing(server.nowNs()));
+                ctx.writeAndFlush(out);
+            }
+            default -> {
+                // Server State is informational: the agent must not change its computation for it
+            }
+        }
     }
 
     /** Reports when the period is up or the weights changed suddenly. */

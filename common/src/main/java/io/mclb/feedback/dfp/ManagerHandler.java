@@ -2,7 +2,6 @@ package io.mclb.feedback.dfp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +15,7 @@ import static io.mclb.feedback.dfp.DfpWire.*;
  * nothing. A BindID Change Notify is answered with a BindID Request; a BindID Report and any other
  * message (unknown types included) only prove the agent alive. Runs on the DFP event loop.
  */
-final class ManagerHandler extends ChannelInboundHandlerAdapter {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ManagerHandler.class);
+final class ManagerHandler extends DfpHandler {
     /** What the handler reports to its manager. */
     interface Events {
         void connected(AgentSession s, ChannelHandlerContext ctx);
@@ -37,9 +35,6 @@ final class ManagerHandler extends ChannelInboundHandlerAdapter {
 
     private final AgentSession session;
     private final Events events;
-    private final DfpMessage msg = new DfpMessage();
-    private final DfpSecurity security = new DfpSecurity();
-    private final DfpWriter writer = new DfpWriter();
     private final List<HostWeight> hosts = new ArrayList<>();
 
     ManagerHandler(AgentSession session, Events events) {
@@ -59,29 +54,31 @@ final class ManagerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object m) {
-        ByteBuf frame = (ByteBuf) m;
-        try {
-            if (msg.wrap(frame) != null) {
-                throw new IllegalStateException("the frame decoder passed an inconsistent message");
+    DfpPasswords passwords() {
+        return events.passwords();
+    }
+
+    @Override
+    long nowNs() {
+        return events.nowNs();
+    }
+
+    @Override
+    void refused(DfpRefusal reason) {
+        events.refused(session, reason);
+    }
+
+    @Override
+    void onMessage(ChannelHandlerContext ctx) {
+        switch (msg.type()) {
+            case PREFERENCE_INFORMATION -> events.report(session, hosts());
+            case BIND_ID_CHANGE_NOTIFY -> {
+                events.alive(session);
+                ByteBuf out = ctx.alloc().buffer(32);
+                writer.empty(out, BIND_ID_REQUEST, events.passwords().signing(events.nowNs()));
+                ctx.writeAndFlush(out);
             }
-            if (!events.passwords().accepts(msg, security, events.nowNs())) {
-                events.refused(session, DfpRefusal.SECURITY);
-                ctx.close();
-                return;
-            }
-            switch (msg.type()) {
-                case PREFERENCE_INFORMATION -> events.report(session, hosts());
-                case BIND_ID_CHANGE_NOTIFY -> {
-                    events.alive(session);
-                    ByteBuf out = ctx.alloc().buffer(32);
-                    writer.empty(out, BIND_ID_REQUEST, events.passwords().signing(events.nowNs()));
-                    ctx.writeAndFlush(out);
-                }
-                default -> events.alive(session);
-            }
-        } finally {
-            frame.release();
+            default -> events.alive(session);
         }
     }
 
@@ -103,23 +100,8 @@ final class ManagerHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof DfpFrameDecoder.Refused r) {
-            events.refused(session, r.reason());
-        }
-        ctx.fireUserEventTriggered(evt);
-    }
-
-    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         events.closed(session, ctx.channel());
         ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.debug("DFP connection {}: {}", ctx.channel().remoteAddress(), cause.toString(), cause);
-        // a reset by the agent, mostly: the close reports it
-        ctx.close();
     }
 }
