@@ -28,6 +28,26 @@ public final class ConfigValidator {
         validate(config, extensions, SourceIndex.EMPTY, sink);
     }
 
+    /** The engine's rules only; returns whether they found an error. */
+    static boolean validateEngine(MclbConfig config, SourceIndex index, ConfigSyntax.ErrorSink sink) {
+        boolean[] failed = {false};
+        ConfigSyntax.ErrorSink counting = new ConfigSyntax.ErrorSink() {
+            @Override
+            public void error(SourceRef at, String message) {
+                failed[0] = true;
+                sink.error(at, message);
+            }
+
+            @Override
+            public void warning(SourceRef at, String message) {
+                sink.warning(at, message);
+            }
+        };
+        config.farms().values().forEach(f -> farm(f, index, counting));
+        vservers(config, index, counting);
+        return failed[0];
+    }
+
     /** @return whether the engine rules found an error (extensions were then not run) */
     static boolean validate(MclbConfig config, List<ConfigSyntax> extensions, SourceIndex index,
                             ConfigSyntax.ErrorSink sink) {

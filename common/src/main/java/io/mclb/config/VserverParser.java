@@ -87,14 +87,14 @@ final class VserverParser {
             case "virtual" -> virtual(l);
             case "serverfarm" -> serverfarm(l);
             case "sticky" -> {
-                if (t.size() > 1 && !numeric(t.get(1))) {
-                    return false;
+                if (t.size() > 1 && !meantAsNumber(t.get(1))) {
+                    return false; // a protocol form (sticky gtp imsi, sticky radius ...)
                 }
                 sticky(l);
             }
             case "idle" -> {
-                if (t.size() > 1 && !numeric(t.get(1))) {
-                    return false;
+                if (t.size() > 1 && !meantAsNumber(t.get(1))) {
+                    return false; // a protocol form (idle gtp request S, ...)
                 }
                 idle = Args.integer(t, 1, "idle", 1, 65535);
                 Args.end(t, 1, "idle " + t.get(1));
@@ -116,8 +116,9 @@ final class VserverParser {
         return true;
     }
 
-    private static boolean numeric(String s) {
-        return !s.isEmpty() && s.chars().allMatch(Character::isDigit);
+    /** A token that starts with a digit is a value of the core line ({@code idle 30s} is a bad number, not a new form). */
+    private static boolean meantAsNumber(String s) {
+        return !s.isEmpty() && Character.isDigit(s.charAt(0));
     }
 
     private void virtual(Tokenizer.Line l) throws BadLine {
@@ -265,9 +266,9 @@ final class VserverParser {
         if (l.is(1, "inservice")) {
             inService = false;
             standby = null;
-        } else if (l.is(1, "sticky") && (t.size() == 2 || numeric(t.get(2)))) {
+        } else if (l.is(1, "sticky") && (t.size() == 2 || meantAsNumber(t.get(2)))) {
             stickyLine = null;
-        } else if (l.is(1, "idle") && (t.size() == 2 || numeric(t.get(2)))) {
+        } else if (l.is(1, "idle") && (t.size() == 2 || meantAsNumber(t.get(2)))) {
             idle = VirtualServerConfig.DEFAULT_IDLE_SECONDS;
         } else if (l.is(1, "client") && t.size() > 2 && Args.parseAddress(t.get(2)) != null) {
             ClientRule r = client(t, 2);

@@ -111,7 +111,8 @@ class CheckCommandTest {
         int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
 
         assertThat(rc).as("stderr: %s", err).isZero();
-        assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb");
+        assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb"
+                + " (mclb always proxies from its own address, as IOS 'nat server' directed mode does)");
         assertThat(stdout()).isEqualTo(cfg + ": OK (1 server farm(s), 1 virtual server(s), 1 warning(s))\n");
     }
 

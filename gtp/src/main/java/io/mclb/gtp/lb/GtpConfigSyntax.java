@@ -44,6 +44,15 @@ public final class GtpConfigSyntax implements ConfigSyntax {
     }
 
     @Override
+    public List<String> keywords(ConfigBlock block) {
+        return switch (block) {
+            case VSERVER -> List.of("gtp");
+            case SERVERFARM -> List.of("failaction");
+            default -> List.of();
+        };
+    }
+
+    @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         return switch (block) {
             case VSERVER -> vserverLine(line);
