@@ -126,7 +126,7 @@ public final class GroupManager implements ServingGate, AutoCloseable {
         thread.start();
     }
 
-    /** Test entry to the receive path: a datagram read from {@code ch} (null: never answered). */
+    /** Test entry to the receive path: a datagram read from {@code ch}, which only a PROBE needs (it is answered on it). */
     void received(DatagramChannel ch, InetSocketAddress from, byte[] buf, int len) {
         receiver.received(ch, from, buf, len);
     }
