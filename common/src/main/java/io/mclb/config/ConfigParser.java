@@ -1,8 +1,6 @@
 package io.mclb.config;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,7 +27,7 @@ public final class ConfigParser {
 
     /** Reads a file; relative paths inside it resolve against the file's directory. */
     public static MclbConfig parse(Path file, Grammar grammar) throws ConfigException, IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text = ConfigFiles.read(file);
         Path dir = file.toAbsolutePath().getParent();
         return parse(file.toString(), text, dir, file, grammar);
     }
@@ -72,7 +70,7 @@ public final class ConfigParser {
      * ignored and why, unsupported, error), whether or not the file is valid.
      */
     public static MigrationReport migrationReport(Path file, Grammar grammar) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text = ConfigFiles.read(file);
         Outcome o = run(file.toString(), text, file.toAbsolutePath().getParent(), file, grammar);
         return MigrationReport.of(file.toString(), text, o.ctx.verdicts, o.errors, o.warnings);
     }

@@ -109,11 +109,13 @@ public final class ConfigValidator {
                     sink.error(v.source(), object + ": no virtual line, add 'virtual IP udp PORT'");
                 }
             } else {
-                String key = Args.text(v.address()) + " " + v.port();
-                VirtualServerConfig other = listeners.putIfAbsent(key, v);
-                if (other != null) {
-                    sink.error(index.at(object, "virtual", v.source()), "virtual " + Args.text(v.address())
-                            + " udp " + v.port() + ": already used by vserver " + other.name());
+                for (int port : v.listenPorts()) { // an all-ports (udp 0) virtual server holds each of its ports
+                    VirtualServerConfig other = listeners.putIfAbsent(Args.text(v.address()) + " " + port, v);
+                    if (other != null) {
+                        sink.error(index.at(object, "virtual", v.source()), "virtual " + Args.text(v.address())
+                                + " udp " + port + ": already used by vserver " + other.name());
+                        break;
+                    }
                 }
             }
             farmRef(config, v, index, sink);

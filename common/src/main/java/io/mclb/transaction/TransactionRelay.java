@@ -192,7 +192,7 @@ public final class TransactionRelay<T> extends Relay {
 
     /** Gives the transaction an upstream id on the real's path and writes the request there. */
     private boolean send(Transaction<T> tx, RealServer real, ByteBuf buf, long nowNs) {
-        InetSocketAddress target = vs.targetOf(real);
+        InetSocketAddress target = targetOf(real);
         if (!table.assignUpstream(tx, real, target)) {
             return false;
         }

@@ -152,7 +152,7 @@ public final class FlowRelay extends Relay {
     }
 
     private boolean bind(Flow flow, RealServer real) {
-        InetSocketAddress target = vs.targetOf(real);
+        InetSocketAddress target = targetOf(real);
         FlowSocket up = socketFor(target);
         if (up == null) {
             return false;

@@ -1,5 +1,6 @@
 package io.mclb.vserver;
 
+import io.mclb.farm.RealServer;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.DropReason;
 import io.mclb.net.UdpSockets;
@@ -43,6 +44,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     protected final RealSelector selector;
     private final long agePeriodMs;
     private Channel vip;
+    private int vipPort;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
     private boolean warnedInternal;
@@ -81,6 +83,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     @Override
     public final void channelActive(ChannelHandlerContext c) {
         vip = c.channel();
+        vipPort = ((InetSocketAddress) vip.localAddress()).getPort();
         ager = loop.scheduleAtFixedRate(this::ageSafely, agePeriodMs, agePeriodMs, TimeUnit.MILLISECONDS);
         c.fireChannelActive();
     }
@@ -126,6 +129,16 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
             return null;
         }
         return vs.snapshot();
+    }
+
+    /** The port this relay's listener is bound to (one of an all-ports virtual server's). */
+    protected final int vipPort() {
+        return vipPort;
+    }
+
+    /** Where a request for {@code real} goes from this relay's listener. */
+    protected final InetSocketAddress targetOf(RealServer real) {
+        return vs.targetOf(real, vipPort);
     }
 
     /** Writes an answer to the client from the virtual address (flushed after the batch). */

@@ -321,7 +321,7 @@ class ConfigParserTest {
         RealConfig real = RealConfig.defaults(InetAddress.getByName("10.0.0.1"), 0, at);
         ServerFarmConfig farm = new ServerFarmConfig("F", PredictorKind.ROUNDROBIN, null, false, List.of(real, real),
                 List.of(), at);
-        VirtualServerConfig v = new VirtualServerConfig("V", InetAddress.getByName("10.0.0.100"), 53, null, "G",
+        VirtualServerConfig v = new VirtualServerConfig("V", InetAddress.getByName("10.0.0.100"), 53, List.of(), null, "G",
                 null, false, 30, null, List.of(), true, null, List.of(), new SourceRef("built", 9));
         MclbConfig c = new MclbConfig(GlobalConfig.defaults(), java.util.Map.of("F", farm), java.util.Map.of("V", v),
                 List.of(), List.of(), null);

@@ -2,14 +2,13 @@ package io.mclb.cli;
 
 import io.mclb.config.ConfigError;
 import io.mclb.config.ConfigException;
+import io.mclb.config.ConfigFiles;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
 import io.mclb.service.Modules;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,11 +58,8 @@ public final class CheckCommand implements Callable<Integer> {
             System.err.println(config + ": " + e.errors().size() + " error(s)"
                     + (e.warnings().isEmpty() ? "" : ", " + e.warnings().size() + " warning(s)"));
             return 1;
-        } catch (NoSuchFileException e) {
-            System.err.println(config + ": no such file");
-            return 1;
-        } catch (AccessDeniedException e) {
-            System.err.println(config + ": permission denied");
+        } catch (ConfigFiles.Unreadable e) {
+            System.err.println(e.getMessage());
             return 1;
         }
     }

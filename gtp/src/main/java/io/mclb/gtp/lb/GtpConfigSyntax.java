@@ -32,6 +32,10 @@ public final class GtpConfigSyntax implements ConfigSyntax {
     public static final String OWNER = "gtp";
     public static final String SERVICE_PLAIN = "gtp";
     public static final String SERVICE_INSPECT = "gtp-inspect";
+    /** GTPv1-C and GTPv2-C (29.060 / 29.274). */
+    public static final int GTP_C_PORT = 2123;
+    /** GTPv0 (GSM 09.60). */
+    public static final int GTP_V0_PORT = 3386;
 
     @Override
     public String owner() {
@@ -41,6 +45,12 @@ public final class GtpConfigSyntax implements ConfigSyntax {
     @Override
     public List<String> services() {
         return List.of(SERVICE_PLAIN, SERVICE_INSPECT);
+    }
+
+    /** IOS {@code virtual IP udp 0 service gtp}: GTPv1/v2-C on 2123 and GTPv0 on 3386, one virtual server. */
+    @Override
+    public List<Integer> allPorts(String service) {
+        return List.of(GTP_C_PORT, GTP_V0_PORT);
     }
 
     @Override

@@ -32,7 +32,6 @@ import java.util.List;
 final class GtpEchoProbe implements ProbeFactory {
     private static final Logger LOG = LoggerFactory.getLogger(GtpEchoProbe.class);
     static final String TYPE = "gtp-echo";
-    static final int GTP_C_PORT = 2123;
     private static final ProbeTiming DEFAULTS = new ProbeTiming(60, 3, 10);
 
     private final GtpModule module;
@@ -98,7 +97,7 @@ final class GtpEchoProbe implements ProbeFactory {
         private int sentSeq;
 
         Check(ProbeConfig probe, RealServer real, ProbeContext ctx) {
-            super(ctx, new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : GTP_C_PORT));
+            super(ctx, new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : GtpConfigSyntax.GTP_C_PORT));
             this.probe = probe;
             this.real = real;
             this.ctx = ctx;

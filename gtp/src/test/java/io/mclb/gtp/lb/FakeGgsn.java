@@ -53,7 +53,12 @@ final class FakeGgsn implements AutoCloseable {
     private final Thread thread;
 
     FakeGgsn(String address, int teidBase) throws IOException {
-        socket = new DatagramSocket(0, InetAddress.getByName(address));
+        this(address, 0, teidBase);
+    }
+
+    /** On a fixed port (2123, 3386: a real without a port behind an all-ports virtual server). */
+    FakeGgsn(String address, int port, int teidBase) throws IOException {
+        socket = new DatagramSocket(port, InetAddress.getByName(address));
         this.teidBase = teidBase;
         thread = new Thread(this::run, "fake-ggsn-" + address);
         thread.setDaemon(true);
