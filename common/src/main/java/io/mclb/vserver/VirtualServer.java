@@ -101,11 +101,15 @@ public final class VirtualServer implements AutoCloseable {
         for (int port : c.listenPorts()) {
             InetSocketAddress vip = new InetSocketAddress(c.address(), port);
             String what = "vserver " + name + ": VIP " + c.address().getHostAddress() + " udp " + port;
-            try {
-                // SO_REUSEPORT would let a second mclb (same user) bind this port too and take half the traffic
-                UdpSockets.requireNoOtherOwner(vip);
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+            // SO_REUSEPORT would let a second mclb (same user) bind this port too and take half the
+            // traffic. Not for an HA group's virtual server: both nodes of a pair may share a host
+            // (tests, a lab), and which one serves is the group's decision, not the socket's.
+            if (c.standbyGroup() == null) {
+                try {
+                    UdpSockets.requireNoOtherOwner(vip);
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+                }
             }
             for (EventLoop loop : loops) {
                 Relay relay = relayFactory.apply(loop);
