@@ -74,6 +74,16 @@ public final class VserverMetrics implements AutoCloseable {
         drop(reason).increment();
     }
 
+    /** Drops of every reason so far (for {@code show vservers detail}; not on the data path). */
+    public long dropsTotal() {
+        long n = 0;
+        for (int i = 0; i < drops.length(); i++) {
+            Counter c = drops.get(i);
+            n += c == null ? 0 : (long) c.count();
+        }
+        return n;
+    }
+
     public Counter drop(DropReason reason) {
         int id = reason.id();
         if (id >= MAX_REASONS) {

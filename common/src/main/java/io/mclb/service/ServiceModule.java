@@ -47,6 +47,15 @@ public interface ServiceModule {
     }
 
     /** Called when the runtime closes: stop timers, flush persisted state. */
+    /**
+     * The {@code show} views this module adds ({@code GET /api/v1/NAME}, {@code mclb show NAME
+     * ...}), e.g. {@code gtp} for {@code show gtp gsn}. Registered once when the admin listener
+     * starts; a view reads the module's live state.
+     */
+    default java.util.Map<String, io.mclb.admin.AdminServer.View> views() {
+        return java.util.Map.of();
+    }
+
     default void stop() {
     }
 }

@@ -356,4 +356,20 @@ public final class TransactionRelay<T> extends Relay {
     private static <T> Transaction<T> cast(Transaction<?> tx) {
         return (Transaction<T>) tx;
     }
+
+    @Override
+    protected void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
+                                   java.util.List<io.mclb.vserver.Connection> into) {
+        long now = clock.nanoTime();
+        table.forEachLive(tx -> {
+            if (into.size() < limit && wanted.test(tx.client) && tx.real() != null) {
+                long idle = ((tx.answered ? tx.answeredNs : tx.sentNs) == 0 ? 0
+                        : now - (tx.answered ? tx.answeredNs : tx.sentNs)) / 1_000_000;
+                into.add(new io.mclb.vserver.Connection(vs.name(), vipPort(), tx.client, tx.real(),
+                        tx.answered ? "ESTAB" : "INIT", (now - tx.createdNs) / 1_000_000, idle,
+                        "id " + tx.originalId + " -> " + tx.upstreamId + ", retransmissions " + tx.retransmissions
+                                + ", reassignments " + tx.reassignments));
+            }
+        });
+    }
 }

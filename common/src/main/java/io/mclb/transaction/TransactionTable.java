@@ -197,6 +197,18 @@ final class TransactionTable {
         removeUpstream(tx);
     }
 
+    /** Every live transaction, pending or lingering, once each (for {@code show conns}, not the data path). */
+    void forEachLive(java.util.function.Consumer<Transaction<?>> each) {
+        java.util.Set<Transaction<?>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (ArrayDeque<Transaction<?>> q : java.util.List.of(pending, answered)) {
+            for (Transaction<?> tx : q) {
+                if (!tx.done && seen.add(tx)) {
+                    each.accept(tx);
+                }
+            }
+        }
+    }
+
     /** Transactions pending or lingering. */
     int size() {
         return live;

@@ -80,6 +80,26 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     /** Closes the upstream sockets and releases what the relay holds on reals. */
     protected abstract void closeRelay();
 
+    /**
+     * {@code show conns}: adds this loop's connections whose client {@code wanted} accepts, until
+     * {@code into} holds {@code limit}. Runs on {@link #loop()}.
+     */
+    protected abstract void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
+                                            java.util.List<Connection> into);
+
+    /** {@link #listConnections} from another thread: queued on the loop, awaited at most 2 s. */
+    final java.util.List<Connection> connections(java.util.function.Predicate<InetSocketAddress> wanted, int limit) {
+        java.util.List<Connection> rows = new java.util.ArrayList<>();
+        try {
+            loop.submit(() -> listConnections(wanted, limit, rows)).get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.debug("vserver {}: connections not listed: {}", vs.name(), e.toString());
+        }
+        return rows;
+    }
+
     @Override
     public final void channelActive(ChannelHandlerContext c) {
         vip = c.channel();

@@ -242,6 +242,25 @@ public final class VirtualServer implements AutoCloseable {
         return realRequests.computeIfAbsent(real, r -> metrics.realRequests(r.farmName(), r.label()));
     }
 
+    /**
+     * {@code show conns}: at most {@code limit} connections of every loop whose client
+     * {@code wanted} accepts, each loop listing its own (from the admin thread, never the data path).
+     */
+    public List<Connection> connections(java.util.function.Predicate<InetSocketAddress> wanted, int limit) {
+        List<Relay> copy;
+        synchronized (relays) {
+            copy = new ArrayList<>(relays);
+        }
+        List<Connection> all = new ArrayList<>();
+        for (Relay r : copy) {
+            if (all.size() >= limit) {
+                break;
+            }
+            all.addAll(r.connections(wanted, limit - all.size()));
+        }
+        return all;
+    }
+
     /** Plain UDP flows tracked now, summed over loops. */
     public long flows() {
         return flowsActive.get();

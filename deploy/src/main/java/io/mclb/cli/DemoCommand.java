@@ -101,7 +101,9 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.printf("mclb demo: vserver %s %s:%d -> farm %s %s%n", vs.name(), vs.address().getHostAddress(),
                     vs.port(), vs.farm(), describe(config, vs.farm()));
             String at = listener.getAddress().getHostAddress() + ":" + listener.getPort();
-            System.out.printf("metrics: http://%s/metrics   try: ./mclb show reals%s%n", at,
+            // ./mclb from a clone says so; the packaged /usr/bin/mclb is on the PATH
+            String self = System.getProperty("mclb.launcher", "mclb");
+            System.out.printf("metrics: http://%s/metrics   try: %s show reals%s%n", at, self,
                     at.equals(AdminTarget.DEFAULT) ? "" : " --admin " + at);
             System.out.printf("mclb demo: vserver %s %s:%d (gtp-inspect, IMSI sticky) -> farm %s %s%n", gtpVs.name(),
                     gtpVs.address().getHostAddress(), gtpVs.port(), gtpVs.farm(), describe(config, gtpVs.farm()));

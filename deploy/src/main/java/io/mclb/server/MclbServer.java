@@ -83,6 +83,9 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
                     + a.getPort(), a.getAddress(), a.getPort(), e), e);
         }
         self[0] = new MclbServer(configFile, overrides, modules, rt, admin);
+        for (var m : modules.services()) {
+            m.views().forEach(admin::addView);
+        }
         try {
             for (RuntimeExtension x : modules.extensions()) {
                 x.start(rt, self[0]);

@@ -69,6 +69,11 @@ public final class HaExtension implements RuntimeExtension {
     @Override
     public void start(ServiceContext ctx, ExtensionHost host) throws Exception {
         MclbConfig config = ctx.config();
+        // replaced by the replication's own view when a 'replicate casa' line starts it
+        host.addView("replicate", q -> {
+            throw new io.mclb.admin.ShowArgs.BadQualifier("show replicate: this node has no 'replicate casa' line"
+                    + " (in a vserver with 'inservice standby NAME')");
+        });
         running = HaSyntax.groups(config);
         if (running.isEmpty()) {
             return;

@@ -67,8 +67,28 @@ public final class GtpConfigSyntax implements ConfigSyntax {
         return switch (block) {
             case VSERVER -> vserverLine(line);
             case SERVERFARM -> farmLine(line);
+            case GLOBAL -> globalLine(line);
             default -> Claim.notMine();
         };
+    }
+
+    /** {@code [no] ip slb timers gtp gsn S}: the GSN idle timer (20..65535 s; {@code no} restores the default). */
+    private static Claim globalLine(ConfigLine l) throws BadLine {
+        int i = l.is(0, "no") ? 1 : 0;
+        if (!(l.is(i, "ip") && l.is(i + 1, "slb") && l.is(i + 2, "timers") && l.is(i + 3, "gtp"))) {
+            return Claim.notMine();
+        }
+        List<String> t = l.tokens();
+        if (!l.is(i + 4, "gsn")) {
+            throw new BadLine("expected 'ip slb timers gtp gsn SECONDS'");
+        }
+        if (i == 1) {
+            Args.end(t, 4 + i, "no ip slb timers gtp gsn");
+            return Claim.of(new GtpLines.GsnTimer(GsnTable.DEFAULT_IDLE_SECONDS));
+        }
+        int s = Args.integer(t, 5, "ip slb timers gtp gsn", 20, 65535);
+        Args.end(t, 5, "ip slb timers gtp gsn " + t.get(5));
+        return Claim.of(new GtpLines.GsnTimer(s));
     }
 
     private static Claim vserverLine(ConfigLine l) throws BadLine {

@@ -164,7 +164,8 @@ final class FakeGgsn implements AutoCloseable {
                     ies.u8(1).u8(v1Cause);
                     if (v1Cause == 128) {
                         createTeids.add(teid);
-                        ies.u8(17).u32(teid).u8(133).u16(gsn.length).raw(gsn);
+                        // 29.060 7.3.2: Recovery when the GGSN first talks to this peer (IEs in type order)
+                        ies.u8(14).u8(recovery).u8(17).u32(teid).u8(133).u16(gsn.length).raw(gsn);
                     }
                 } else {
                     ies.u8(1).u8(128);

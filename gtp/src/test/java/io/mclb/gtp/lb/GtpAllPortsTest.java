@@ -69,7 +69,7 @@ class GtpAllPortsTest {
         assertThat(v0.creates.get()).isEqualTo(1);
         assertThat(v1.creates.get()).as("nothing crossed to the other port").isEqualTo(1);
 
-        var table = new AdminViews(h.runtime).vservers();
+        var table = new AdminViews(h.runtime).vservers(io.mclb.admin.ShowArgs.of("vservers", java.util.Map.of()));
         assertThat(table.toText()).contains("127.0.0.81:0");
     }
 
