@@ -317,9 +317,11 @@ public final class TransactionRelay<T> extends Relay {
             tx.releaseCopy();
             return;
         }
-        metrics().countReassignment("cause");
         ByteBuf copy = tx.requestCopy.retainedDuplicate();
-        if (!send(tx, next, copy, nowNs)) {
+        if (send(tx, next, copy, nowNs)) {
+            metrics().countReassignment("cause");
+        } else {
+            // one outcome per datagram: the answer is counted as this drop, not also as a reassignment
             copy.release();
             metrics().countDrop(idUnavailable());
         }
