@@ -1,5 +1,6 @@
 package io.mclb.gtp;
 
+import io.mclb.metrics.MetricNames;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
 import io.micrometer.core.instrument.Counter;
@@ -56,6 +57,46 @@ public abstract class PeerHarness implements AutoCloseable {
 
     public double drops(String reason) {
         return counter("mclb.drops", "vserver", vserver, "reason", reason);
+    }
+
+    /**
+     * (datagrams into mclb) - (counted outcomes), which the service fuzz tests require to reach 0:
+     * clients + peers = drops + assignments + retransmissions + one-way + responses + cause reassignments.
+     */
+    public double balance(long fromClients, long fromPeers) {
+        double outcomes = counter(MetricNames.DROPS) + counter(MetricNames.ASSIGNMENTS)
+                + counter(MetricNames.RETRANSMISSIONS) + counter(MetricNames.RESPONSES)
+                + counter(MetricNames.REASSIGNMENTS, "reason", "cause") + counter(MetricNames.ONE_WAY);
+        return fromClients + fromPeers - outcomes;
+    }
+
+    /** The terms of {@link #balance}, for a failure message. */
+    public String books(long fromClients, long fromPeers) {
+        return "from clients " + fromClients + ", from reals " + fromPeers + "; drops " + dropsByReason()
+                + ", assignments " + counter(MetricNames.ASSIGNMENTS) + ", retransmissions "
+                + counter(MetricNames.RETRANSMISSIONS) + ", one-way " + counter(MetricNames.ONE_WAY) + ", responses "
+                + counter(MetricNames.RESPONSES) + ", cause reassignments "
+                + counter(MetricNames.REASSIGNMENTS, "reason", "cause");
+    }
+
+    public java.util.Map<String, Double> dropsByReason() {
+        java.util.Map<String, Double> m = new java.util.TreeMap<>();
+        for (Counter c : runtime.registry().find(MetricNames.DROPS).counters()) {
+            m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
+        }
+        return m;
+    }
+
+    /** Reads and discards what is queued on {@code c} (answers a test never read fill its buffer). */
+    public static void drain(DatagramSocket c) throws IOException {
+        c.setSoTimeout(50);
+        try {
+            while (true) {
+                c.receive(new DatagramPacket(new byte[9000], 9000));
+            }
+        } catch (java.net.SocketTimeoutException empty) {
+            c.setSoTimeout(3000);
+        }
     }
 
     /** The admin, data-dir and event-loop lines every harness configuration starts with. */

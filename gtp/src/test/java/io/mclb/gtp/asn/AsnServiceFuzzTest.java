@@ -4,7 +4,6 @@ import io.mclb.farm.RealServer;
 import io.mclb.gtp.FuzzBytes;
 import io.mclb.gtp.lb.GtpModule;
 import io.mclb.metrics.MetricNames;
-import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -85,14 +83,14 @@ class AsnServiceFuzzTest {
         int clientSent = sent;
         await().atMost(WAIT).during(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             assertThat(h.gateways.stream().allMatch(g -> g.received.get() == g.handled.get())).isTrue();
-            assertThat(balance(clientSent)).as(books(clientSent)).isZero();
+            assertThat(h.balance(clientSent, fromPeers())).as(h.books(clientSent, fromPeers())).isZero();
         });
         assertThat(h.drops("internal_error")).isZero();
         double forwarded = h.counter(MetricNames.REAL_REQUESTS);
         assertThat(forwarded).isEqualTo(h.counter(MetricNames.ASSIGNMENTS) + h.counter(MetricNames.RETRANSMISSIONS)
                 + h.counter(MetricNames.ONE_WAY));
         assertThat(h.gateways.stream().mapToInt(g -> g.received.get()).sum()).isEqualTo((int) forwarded);
-        Map<String, Double> d = dropsByReason();
+        Map<String, Double> d = h.dropsByReason();
         for (String reason : List.of("asn_truncated_header", "asn_unsupported_version", "asn_length_too_short",
                 "asn_length_exceeds_datagram", "asn_tlv_overruns_message", "asn_invalid_op_id", "asn_response_to_vip",
                 "unknown_response", "malformed")) {
@@ -103,7 +101,7 @@ class AsnServiceFuzzTest {
         assertThat(h.runtime.stickyTable().size(GtpModule.ASN_MSID)).isPositive();
 
         // still serving
-        drain(bs); // the fuzz's answers were never read: a full socket buffer would drop the next one
+        io.mclb.gtp.PeerHarness.drain(bs); // the fuzz's answers were never read: a full socket buffer would drop the next one
         h.send(bs, R6.preAttachmentReq(0x0003_0000_0001L, 0x7ABC));
         byte[] rsp;
         do {
@@ -120,37 +118,11 @@ class AsnServiceFuzzTest {
         assertThat(held).isEqualTo(h.module.bindings().size());
     }
 
-    private double balance(int clientSent) {
-        long fromGateways = h.gateways.stream().mapToLong(g -> g.sent.get()).sum();
-        double outcomes = h.counter(MetricNames.DROPS) + h.counter(MetricNames.ASSIGNMENTS)
-                + h.counter(MetricNames.RETRANSMISSIONS) + h.counter(MetricNames.RESPONSES)
-                + h.counter(MetricNames.REASSIGNMENTS, "reason", "cause") + h.counter(MetricNames.ONE_WAY);
-        return clientSent + fromGateways - outcomes;
-    }
 
-    private String books(int clientSent) {
-        return "from base stations " + clientSent + ", from gateways " + h.gateways.stream().mapToLong(g -> g.sent.get())
-                .sum() + "; drops " + dropsByReason() + ", assignments " + h.counter(MetricNames.ASSIGNMENTS)
-                + ", retransmissions " + h.counter(MetricNames.RETRANSMISSIONS) + ", one-way "
-                + h.counter(MetricNames.ONE_WAY) + ", responses " + h.counter(MetricNames.RESPONSES);
-    }
 
-    private Map<String, Double> dropsByReason() {
-        Map<String, Double> m = new TreeMap<>();
-        for (Counter c : h.runtime.registry().find(MetricNames.DROPS).counters()) {
-            m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
-        }
-        return m;
-    }
 
-    private static void drain(DatagramSocket c) throws java.io.IOException {
-        c.setSoTimeout(50);
-        try {
-            while (true) {
-                c.receive(new java.net.DatagramPacket(new byte[9000], 9000));
-            }
-        } catch (java.net.SocketTimeoutException empty) {
-            c.setSoTimeout(3000);
-        }
+
+    private long fromPeers() {
+        return h.gateways.stream().mapToLong(p -> p.sent.get()).sum();
     }
 }

@@ -3,7 +3,6 @@ package io.mclb.gtp.mip;
 import io.mclb.gtp.FuzzBytes;
 import io.mclb.metrics.MetricNames;
 import io.mclb.farm.RealServer;
-import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -89,7 +87,7 @@ class MipServiceFuzzTest {
         int clientSent = sent;
         await().atMost(WAIT).during(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             assertThat(h.agents.stream().allMatch(a -> a.received.get() == a.handled.get())).isTrue();
-            assertThat(balance(clientSent)).as(books(clientSent)).isZero();
+            assertThat(h.balance(clientSent, fromPeers())).as(h.books(clientSent, fromPeers())).isZero();
         });
         assertThat(h.drops("internal_error")).isZero();
         assertThat(h.counter(MetricNames.REQUESTS)).isEqualTo(clientSent);
@@ -98,7 +96,7 @@ class MipServiceFuzzTest {
                 + h.counter(MetricNames.REASSIGNMENTS, "reason", "cause"));
         assertThat(h.agents.stream().mapToInt(a -> a.received.get()).sum()).isEqualTo((int) forwarded);
 
-        Map<String, Double> d = dropsByReason();
+        Map<String, Double> d = h.dropsByReason();
         for (String reason : List.of("mip_truncated", "mip_extension_overruns", "mip_unknown_type", "mip_reply_to_vip",
                 "mip_malformed_reply", "unknown_response", "malformed")) {
             assertThat(d.getOrDefault(reason, 0.0)).as("drops %s of %s", reason, d).isPositive();
@@ -108,7 +106,7 @@ class MipServiceFuzzTest {
         assertThat(h.module.bindings().size()).as("bindings learnt").isPositive();
 
         // still serving
-        drain(fa); // the fuzz's answers were never read: a full socket buffer would drop the next one
+        io.mclb.gtp.PeerHarness.drain(fa); // the fuzz's answers were never read: a full socket buffer would drop the next one
         h.agents.forEach(a -> a.code = () -> 0);
         h.send(fa, MipMessages.rrq("10.7.0.1", "0.0.0.0", 600, 0x7777_7777_7FFF_FFF1L, "after@fuzz.example"));
         byte[] reply;
@@ -116,7 +114,7 @@ class MipServiceFuzzTest {
             try {
                 reply = h.receive(fa);
             } catch (java.net.SocketTimeoutException e) {
-                throw new AssertionError("no answer after the fuzz; " + books(clientSent) + " states "
+                throw new AssertionError("no answer after the fuzz; " + h.books(clientSent, fromPeers()) + " states "
                         + h.runtime.farms().get("HA-FARM").reals()[0].state() + " seen "
                         + h.agents.stream().map(FakeHomeAgent::count).toList(), e);
             }
@@ -133,39 +131,11 @@ class MipServiceFuzzTest {
         assertThat(held).isEqualTo(h.module.bindings().size());
     }
 
-    /** (datagrams into mclb) - (counted outcomes): R + G = drops + assignments + retransmissions + responses + reassignments. */
-    private double balance(int clientSent) {
-        long fromAgents = h.agents.stream().mapToLong(a -> a.sent.get()).sum();
-        double outcomes = h.counter(MetricNames.DROPS) + h.counter(MetricNames.ASSIGNMENTS)
-                + h.counter(MetricNames.RETRANSMISSIONS) + h.counter(MetricNames.RESPONSES)
-                + h.counter(MetricNames.REASSIGNMENTS, "reason", "cause") + h.counter(MetricNames.ONE_WAY);
-        return clientSent + fromAgents - outcomes;
-    }
 
-    private String books(int clientSent) {
-        return "from clients " + clientSent + ", from home agents " + h.agents.stream().mapToLong(a -> a.sent.get()).sum()
-                + "; drops " + dropsByReason() + ", assignments " + h.counter(MetricNames.ASSIGNMENTS)
-                + ", retransmissions " + h.counter(MetricNames.RETRANSMISSIONS) + ", responses "
-                + h.counter(MetricNames.RESPONSES) + ", cause reassignments "
-                + h.counter(MetricNames.REASSIGNMENTS, "reason", "cause");
-    }
 
-    private Map<String, Double> dropsByReason() {
-        Map<String, Double> m = new TreeMap<>();
-        for (Counter c : h.runtime.registry().find(MetricNames.DROPS).counters()) {
-            m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
-        }
-        return m;
-    }
 
-    private static void drain(DatagramSocket c) throws java.io.IOException {
-        c.setSoTimeout(50);
-        try {
-            while (true) {
-                c.receive(new java.net.DatagramPacket(new byte[9000], 9000));
-            }
-        } catch (java.net.SocketTimeoutException empty) {
-            c.setSoTimeout(3000);
-        }
+
+    private long fromPeers() {
+        return h.agents.stream().mapToLong(p -> p.sent.get()).sum();
     }
 }
