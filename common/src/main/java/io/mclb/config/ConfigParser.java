@@ -84,7 +84,8 @@ public final class ConfigParser {
         GlobalParser g = new GlobalParser(ctx, baseDir);
         g.parse(Tokenizer.tree(text));
         List<ConfigError> warnings = new ArrayList<>(ctx.warnings);
-        MclbConfig parsed = new MclbConfig(g.global(), g.farms, g.vservers, g.extensions, List.of(), source);
+        // the lines ignored while parsing are visible to the extensions' rules (an IOS line a service forbids)
+        MclbConfig parsed = new MclbConfig(g.global(), g.farms, g.vservers, g.extensions, ctx.warnings, source);
         List<ConfigError> errors = new ArrayList<>(ctx.errors);
         ConfigSyntax.ErrorSink engine = new ConfigSyntax.ErrorSink() {
             @Override

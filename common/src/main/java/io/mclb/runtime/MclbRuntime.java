@@ -299,6 +299,13 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private void onRealTransition(RealServer real, RealState from, RealState to, String reason) {
         registry.counter(MetricNames.REAL_TRANSITIONS, "farm", real.farmName(), "real", real.label(), "to", to.name())
                 .increment();
+        for (ServiceModule m : modules) {
+            try {
+                m.realTransition(real, from, to);
+            } catch (RuntimeException e) {
+                LOG.warn("module {} on real {} -> {}: {}", m.getClass().getSimpleName(), real.label(), to, e.toString());
+            }
+        }
         if (to == RealState.FAILED) {
             ServerFarm farm = farms.get(real.farmName());
             if (farm != null && farm.config().failActionPurge()) {
