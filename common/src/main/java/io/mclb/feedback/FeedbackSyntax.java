@@ -58,6 +58,15 @@ public final class FeedbackSyntax implements ConfigSyntax {
     }
 
     @Override
+    public List<String> keywords(ConfigBlock block) {
+        return switch (block) {
+            case SERVERFARM -> List.of("bindid", "farm-weight");
+            case VSERVER -> List.of("kal-ap");
+            default -> List.of();
+        };
+    }
+
+    @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         List<String> t = line.tokens();
         boolean no = line.is(0, "no");

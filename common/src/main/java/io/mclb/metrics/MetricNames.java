@@ -29,6 +29,8 @@ public final class MetricNames {
     public static final String REQUEST_TIMEOUTS = "mclb.request.timeouts";
     /** counter {vserver}: client retransmissions of a request in flight (sent to the same real). */
     public static final String RETRANSMISSIONS = "mclb.retransmissions";
+    /** counter {vserver}: requests forwarded that expect no answer (e.g. a WiMAX R6 Ack). */
+    public static final String ONE_WAY = "mclb.one.way";
     /** counter {vserver}: messages mclb answered itself (e.g. GTP echo). */
     public static final String LOCAL_ANSWERS = "mclb.local.answers";
     /** timer {vserver}: time from forwarding a request to the real's answer. */

@@ -32,6 +32,7 @@ public final class VserverMetrics implements AutoCloseable {
     public final Counter requestTimeouts;
     public final Counter retransmissions;
     public final Counter localAnswers;
+    public final Counter oneWay;
 
     public VserverMetrics(MeterRegistry registry, String vserver) {
         this.registry = registry;
@@ -50,6 +51,8 @@ public final class VserverMetrics implements AutoCloseable {
                 .register(registry));
         localAnswers = keep(Counter.builder(MetricNames.LOCAL_ANSWERS)
                 .description("Messages mclb answered itself").tag("vserver", vserver).register(registry));
+        oneWay = keep(Counter.builder(MetricNames.ONE_WAY)
+                .description("Requests forwarded that expect no answer").tag("vserver", vserver).register(registry));
         upstreamLatency = keep(Timer.builder(MetricNames.UPSTREAM_LATENCY)
                 .description("Time from forwarding a request to the real's answer").tag("vserver", vserver)
                 .serviceLevelObjectives(Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000),
@@ -72,6 +75,16 @@ public final class VserverMetrics implements AutoCloseable {
 
     public void countDrop(DropReason reason) {
         drop(reason).increment();
+    }
+
+    /** Drops of every reason so far (for {@code show vservers detail}; not on the data path). */
+    public long dropsTotal() {
+        long n = 0;
+        for (int i = 0; i < drops.length(); i++) {
+            Counter c = drops.get(i);
+            n += c == null ? 0 : (long) c.count();
+        }
+        return n;
     }
 
     public Counter drop(DropReason reason) {

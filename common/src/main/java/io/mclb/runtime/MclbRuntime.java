@@ -10,6 +10,7 @@ import io.mclb.farm.RealState;
 import io.mclb.farm.RealStateListener;
 import io.mclb.farm.ServerFarm;
 import io.mclb.metrics.MetricNames;
+import io.mclb.net.LocalAddresses;
 import io.mclb.net.Transports;
 import io.mclb.predictor.RouteMaps;
 import io.mclb.probe.ProbeScheduler;
@@ -176,6 +177,12 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     }
 
     private void addVserver(VirtualServerConfig v) throws InterruptedException {
+        // an HA group's virtual server binds before its address arrives (IP_FREEBIND); any other must be local
+        String notLocal = v.standbyGroup() == null ? LocalAddresses.whyNotLocal(v.address()) : null;
+        if (notLocal != null) {
+            throw new IllegalStateException("vserver " + v.name() + ": VIP " + v.address().getHostAddress() + ": "
+                    + notLocal);
+        }
         VirtualServer vs = new VirtualServer(snapshotFor(v), clock, sticky, gate, registry, realsById::get, claims);
         try {
             if (v.service() == null) {
@@ -183,14 +190,18 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             } else {
                 ServiceModule m = services.get(v.service());
                 if (m == null) {
-                    throw new IllegalStateException("no module serves 'service " + v.service() + "'");
+                    throw new IllegalStateException("vserver " + v.name() + ": no module serves 'service " + v.service()
+                            + "'");
                 }
                 vs.start(loops, loop -> transactionRelay(vs, loop, m.newInspector(vs)));
             }
+        } catch (IllegalStateException e) {
+            vs.close();
+            throw e; // names the vserver, its VIP and port, and why
         } catch (Exception e) {
             vs.close();
             throw new IllegalStateException("vserver " + v.name() + ": cannot listen on " + v.address().getHostAddress()
-                    + ":" + v.port() + ": " + e.getMessage(), e);
+                    + " udp " + v.listenPorts() + ": " + e.getMessage(), e);
         }
         vservers.put(v.name(), vs);
     }
@@ -235,22 +246,26 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             }
             config = next;
             startServices();
-            for (VirtualServerConfig v : next.vservers().values()) {
-                VirtualServer existing = vservers.get(v.name());
-                if (existing == null) {
-                    addVserver(v);
-                } else if (existing.snapshot().config().sameListener(v)) {
-                    existing.update(snapshotFor(v));
-                } else {
-                    vservers.remove(v.name());
-                    existing.close();
-                    addVserver(v);
-                }
-            }
+            // listeners that go are closed before new ones bind: a renamed virtual server keeps its VIP
             for (String name : new ArrayList<>(vservers.keySet())) {
                 if (!next.vservers().containsKey(name)) {
                     vservers.remove(name).close();
                 }
+            }
+            List<VirtualServerConfig> added = new ArrayList<>();
+            for (VirtualServerConfig v : next.vservers().values()) {
+                VirtualServer existing = vservers.get(v.name());
+                if (existing != null && existing.snapshot().config().sameListener(v)) {
+                    existing.update(snapshotFor(v));
+                } else {
+                    if (existing != null) {
+                        vservers.remove(v.name()).close();
+                    }
+                    added.add(v);
+                }
+            }
+            for (VirtualServerConfig v : added) {
+                addVserver(v);
             }
             for (String name : new ArrayList<>(farms.keySet())) {
                 if (!next.farms().containsKey(name)) {
@@ -284,6 +299,13 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private void onRealTransition(RealServer real, RealState from, RealState to, String reason) {
         registry.counter(MetricNames.REAL_TRANSITIONS, "farm", real.farmName(), "real", real.label(), "to", to.name())
                 .increment();
+        for (ServiceModule m : modules) {
+            try {
+                m.realTransition(real, from, to);
+            } catch (RuntimeException e) {
+                LOG.warn("module {} on real {} -> {}: {}", m.getClass().getSimpleName(), real.label(), to, e.toString());
+            }
+        }
         if (to == RealState.FAILED) {
             ServerFarm farm = farms.get(real.farmName());
             if (farm != null && farm.config().failActionPurge()) {

@@ -34,6 +34,8 @@ public final class ShowCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         StringBuilder path = new StringBuilder("/api/v1/").append(what).append("?format=").append(json ? "json" : "text");
         if (!qualifiers.isEmpty()) {
+            // args: the qualifiers as typed (IOS: 'sfarm NAME', 'detail'); table: the older joined form
+            path.append("&args=").append(URLEncoder.encode(String.join(" ", qualifiers), StandardCharsets.UTF_8));
             path.append("&table=").append(URLEncoder.encode(String.join("-", qualifiers), StandardCharsets.UTF_8));
         }
         if (limit != null) {

@@ -6,7 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Every GTP service metric, declared once (Prometheus names in gtp/README.md):
  * {@code mclb_gtp_causes_total{vserver,version,cause}}, {@code mclb_gtp_notifications_total{vserver,kind,result}},
- * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions}.
+ * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions},
+ * {@code mclb_gtp_sgsn_restarts_total{vserver}}, {@code mclb_gtp_gsns{side}}.
  *
  * <p>One instance per virtual server. Cause counters are resolved on first use of a
  * (version, cause) pair and cached in an array indexed by cause, so counting is an array read per
@@ -18,14 +19,26 @@ public final class GtpMetrics {
     public static final String GGSN_RESTARTS = "mclb.gtp.ggsn.restarts";
     public static final String SESSIONS = "mclb.gtp.sessions";
     public static final String TEID_COLLISIONS = "mclb.gtp.teid.collisions";
+    /** counter {vserver}: an SGSN's Recovery in a create changed: it restarted. */
+    public static final String SGSN_RESTARTS = "mclb.gtp.sgsn.restarts";
+    /** gauge {side}: GSNs known (sgsn, ggsn), until the GSN idle timer forgets them. */
+    public static final String GSNS = "mclb.gtp.gsns";
 
     private final MeterRegistry registry;
     private final String vserver;
     private final Counter[][] causes = new Counter[3][256];
+    private final Counter sgsnRestarts;
 
     public GtpMetrics(MeterRegistry registry, String vserver) {
         this.registry = registry;
         this.vserver = vserver;
+        this.sgsnRestarts = Counter.builder(SGSN_RESTARTS)
+                .description("SGSN restarts seen as a change of the Recovery in its creates").tag("vserver", vserver)
+                .register(registry);
+    }
+
+    public void countSgsnRestart() {
+        sgsnRestarts.increment();
     }
 
     /** Counts one answer with {@code cause} (0..255) of GTP {@code version} (0..2). */

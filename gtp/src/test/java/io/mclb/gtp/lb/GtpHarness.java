@@ -45,6 +45,13 @@ final class GtpHarness implements AutoCloseable {
         return g;
     }
 
+    /** A fake GGSN on a fixed port of {@code address}. */
+    FakeGgsn ggsn(String address, int port) throws IOException {
+        FakeGgsn g = new FakeGgsn(address, port, 0x10000 * (ggsns.size() + 1));
+        ggsns.add(g);
+        return g;
+    }
+
     MclbConfig parse(Path dir, String text) throws Exception {
         return ConfigParser.parse("test.cfg", text, dir, Modules.of(factory).grammar());
     }
