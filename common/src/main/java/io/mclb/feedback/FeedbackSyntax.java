@@ -350,9 +350,10 @@ public final class FeedbackSyntax implements ConfigSyntax {
             ServerFarmConfig f = config.farms().get(v.farm());
             int bind = f == null ? 0 : bindId(f);
             String svc = v.service();
-            if (bind != 0 && svc != null && (svc.startsWith("gtp") || svc.equals("ipmobile"))) {
+            // the Home Agent Director's module refuses a bind ID itself, at the bindid line
+            if (bind != 0 && svc != null && svc.startsWith("gtp")) {
                 errors.error(v.source(), "vserver " + v.name() + ": serverfarm " + f.name() + " has bindid " + bind
-                        + ", which GPRS load balancing and the Home Agent Director do not support (IOS); remove it");
+                        + ", which GPRS load balancing does not support (IOS); remove it");
             }
         }
     }

@@ -156,8 +156,8 @@ class FeedbackSyntaxTest {
     void iosRulesBindIdsAreNotForGprsAndFarmWeightNeedsDfp() throws Exception {
         assertThat(errors("ip slb serverfarm F\n bindid 3\n real 10.0.0.1\n  inservice\n"
                 + "ip slb vserver V\n virtual 10.0.0.100 udp 2123 service gtp\n serverfarm F\n inservice\n"))
-                .containsExactly("t.cfg:5: vserver V: serverfarm F has bindid 3, which GPRS load balancing and the Home"
-                        + " Agent Director do not support (IOS); remove it");
+                .containsExactly("t.cfg:5: vserver V: serverfarm F has bindid 3, which GPRS load balancing does"
+                        + " not support (IOS); remove it");
         MclbConfig c = parse("ip slb serverfarm F\n farm-weight 16\n real 10.0.0.1\n  inservice\n"
                 + "ip slb vserver V\n virtual 10.0.0.100 udp 9\n serverfarm F\n inservice\n");
         assertThat(c.warnings()).map(ConfigError::toString).contains("t.cfg:1: warning: serverfarm F: farm-weight 16"
