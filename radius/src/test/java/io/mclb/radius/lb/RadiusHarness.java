@@ -126,7 +126,11 @@ final class RadiusHarness implements AutoCloseable {
 
     /** Receives one answer and decodes it as TinyRadius would for the NAS (throws if it does not verify). */
     RadiusPacket receive(DatagramSocket nas, RadiusPacket request) throws Exception {
-        byte[] b = receiveRaw(nas);
+        return decodeAnswer(receiveRaw(nas), request);
+    }
+
+    /** Decodes an answer as TinyRadius would for the NAS (throws if it does not verify with the NAS secret). */
+    static RadiusPacket decodeAnswer(byte[] b, RadiusPacket request) throws Exception {
         return RadiusPacket.decodeResponsePacket(Dictionaries.standard(), new ByteArrayInputStream(b), NAS_SECRET,
                 request);
     }
