@@ -1,7 +1,5 @@
 package io.mclb.radius.lb;
 
-import io.mclb.testing.Metrics;
-import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,7 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -18,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,7 +46,6 @@ class RadiusPassThroughFuzzTest {
     @TempDir
     Path dataDir;
     private RadiusHarness h;
-    private final List<DatagramSocket> sockets = new java.util.ArrayList<>();
     private final Set<String> sentByNases = ConcurrentHashMap.newKeySet();
     private final Set<String> sentByFakes = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<String> changed = new ConcurrentLinkedQueue<>();
@@ -59,7 +54,6 @@ class RadiusPassThroughFuzzTest {
 
     @AfterEach
     void stop() throws Exception {
-        sockets.forEach(DatagramSocket::close);
         if (h != null) {
             h.close();
         }
@@ -101,27 +95,10 @@ class RadiusPassThroughFuzzTest {
     }
 
     private DatagramSocket listen(String address) throws Exception {
-        DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0));
-        s.setSoTimeout(200);
-        sockets.add(s);
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[65535];
-            while (!s.isClosed()) {
-                try {
-                    DatagramPacket d = new DatagramPacket(buf, buf.length);
-                    s.receive(d);
-                    received.add(Arrays.copyOf(buf, d.getLength()));
-                    nasReceived.incrementAndGet();
-                } catch (java.net.SocketTimeoutException e) {
-                    // poll again until closed
-                } catch (Exception e) {
-                    return;
-                }
-            }
-        }, "fuzz-nas-" + address);
-        t.setDaemon(true);
-        t.start();
-        return s;
+        return h.listen(address, (wire, from) -> {
+            received.add(wire);
+            nasReceived.incrementAndGet();
+        });
     }
 
     @Test
@@ -189,35 +166,14 @@ class RadiusPassThroughFuzzTest {
     }
 
     private double total(String name, String... tags) {
-        double sum = 0;
-        for (String vs : VSERVERS) {
-            String[] t = Arrays.copyOf(tags, tags.length + 2);
-            t[tags.length] = "vserver";
-            t[tags.length + 1] = vs;
-            sum += Metrics.count(h.runtime.registry(), name, t);
-        }
-        return sum;
+        return h.total(VSERVERS, name, tags);
     }
 
     private double fakes(boolean handled) {
-        double sum = 0;
-        for (Map<String, FakeAaa> m : List.of(h.auth, h.acct)) {
-            for (FakeAaa f : m.values()) {
-                sum += handled ? f.handled() : f.answers();
-            }
-        }
-        return sum;
+        return RadiusHarness.fakes(h.auth, handled) + RadiusHarness.fakes(h.acct, handled);
     }
 
     private Map<String, Double> dropsByReason() {
-        Map<String, Double> m = new TreeMap<>();
-        for (String vs : VSERVERS) {
-            for (Counter c : h.runtime.registry().find("mclb.drops").tag("vserver", vs).counters()) {
-                if (c.count() > 0) {
-                    m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
-                }
-            }
-        }
-        return m;
+        return h.dropsByReason(VSERVERS);
     }
 }
