@@ -59,4 +59,6 @@ public final class MetricNames {
     public static final String PROBE_DURATION = "mclb.probe.duration";
     /** gauge {version, transport}: 1; build information. */
     public static final String INFO = "mclb.info";
+    /** gauge {version, commit, java}: 1; version as {@code mclb -V} prints it ({@link BuildInfo}). */
+    public static final String BUILD_INFO = "mclb.build.info";
 }
