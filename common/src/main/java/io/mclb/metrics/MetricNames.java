@@ -63,4 +63,6 @@ public final class MetricNames {
     public static final String BUILD_INFO = "mclb.build.info";
     /** counter {farm, real}: answers from a real matched to its request or flow. */
     public static final String REAL_RESPONSES = "mclb.real.responses";
+    /** gauge: entries the sticky table was created for ({@code mclb sticky entries} of its first start). */
+    public static final String STICKY_CAPACITY = "mclb.sticky.capacity";
 }

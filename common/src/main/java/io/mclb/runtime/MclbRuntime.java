@@ -116,6 +116,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         this.probes = new ProbeScheduler(this, modules.grammar().probeTypes());
         FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
+        Gauge.builder(MetricNames.STICKY_CAPACITY, sticky, StickyTable::capacity)
+                .description("Entries the sticky table was created for").register(registry);
     }
 
     /**

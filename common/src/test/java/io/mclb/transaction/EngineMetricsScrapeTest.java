@@ -43,6 +43,7 @@ class EngineMetricsScrapeTest {
         assertThat(m).contains("jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_", "jvm_threads_live_threads ",
                 "jvm_classes_loaded_classes ", "jvm_info{", "process_cpu_usage ", "process_uptime_seconds ",
                 "process_start_time_seconds ", "process_files_open_files ", "system_cpu_count ");
+        assertThat(sample(m, "mclb_sticky_capacity")).as("mclb sticky entries of the harness").isEqualTo(10_000);
     }
 
     @Test
