@@ -2,7 +2,6 @@ package io.mclb.transaction;
 
 import io.mclb.metrics.BuildInfo;
 import io.mclb.net.DropReason;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,19 +21,13 @@ import static org.awaitility.Awaitility.await;
 class EngineMetricsScrapeTest {
     @TempDir
     Path dataDir;
-    private RelayHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     @Test
     void buildJvmAndProcessFamiliesAreExported() throws Exception {
-        h = new RelayHarness(dataDir, 1);
-        String m = h.runtime.registry().scrape();
+        String m;
+        try (RelayHarness h = new RelayHarness(dataDir, 1)) {
+            m = h.runtime.registry().scrape();
+        }
 
         assertThat(BuildInfo.version()).as("the build filtered build.properties").isNotEqualTo(BuildInfo.UNKNOWN);
         assertThat(sample(m, "mclb_build_info{commit=\"" + BuildInfo.commit() + "\",java=\""
@@ -48,7 +41,12 @@ class EngineMetricsScrapeTest {
 
     @Test
     void configuredObjectsHaveTheirSeriesFromTheStartAndAnswersMoveThePerRealMeters() throws Exception {
-        h = new RelayHarness(dataDir, 2);
+        try (RelayHarness h = new RelayHarness(dataDir, 2)) {
+            perRealMetersMove(h);
+        }
+    }
+
+    private static void perRealMetersMove(RelayHarness h) throws Exception {
         h.reals.get(0).mode(FakeReal.Mode.REJECT); // its answers move the request to the other real
         String[] reals = {h.real(0).label(), h.real(1).label()};
         String before = h.runtime.registry().scrape();
