@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmHeapPressureMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -20,6 +21,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
  */
 public final class ProcessMetrics implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
+    /** jvm_gc_overhead exists from the start; the GC pause timer only after the first collection */
+    private final JvmHeapPressureMetrics heapPressure = new JvmHeapPressureMetrics();
 
     public ProcessMetrics(MeterRegistry registry) {
         Gauge.builder(MetricNames.BUILD_INFO, () -> 1).description("1; the build (version as 'mclb -V' prints it)")
@@ -31,6 +34,7 @@ public final class ProcessMetrics implements AutoCloseable {
         new JvmInfoMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
+        heapPressure.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
@@ -41,5 +45,6 @@ public final class ProcessMetrics implements AutoCloseable {
     @Override
     public void close() {
         gc.close();
+        heapPressure.close();
     }
 }
