@@ -98,19 +98,30 @@ public final class ConfigParser {
                 warnings.add(ConfigError.warning(at, message));
             }
         };
+        if (parsed.vservers().isEmpty() && parsed.farms().isEmpty() && parsed.globalExtensions().isEmpty()
+                && ctx.errors.isEmpty()) {
+            // a wrong file or an unsaved editor buffer: legal, but the operator should hear about it
+            warnings.add(ConfigError.warning(new SourceRef(fileName, 0),
+                    "empty configuration: no server farm, no virtual server; mclb would serve nothing"));
+        }
         boolean engineFailed = ConfigValidator.validateEngine(parsed, ctx.index(), engine);
         // a module's rule about a block whose own lines were refused would only repeat that error
         ConfigSyntax.ErrorSink modules = new ConfigSyntax.ErrorSink() {
             @Override
             public void error(SourceRef at, String message) {
                 if (!ctx.inBrokenBlock(at)) {
-                    errors.add(ConfigError.error(at, message));
+                    errors.add(ConfigError.error(inFile(at), message));
                 }
             }
 
             @Override
             public void warning(SourceRef at, String message) {
-                warnings.add(ConfigError.warning(at, message));
+                warnings.add(ConfigError.warning(inFile(at), message));
+            }
+
+            // a rule about the file as a whole names no line, but it does name the file
+            private SourceRef inFile(SourceRef at) {
+                return at == SourceRef.NONE ? new SourceRef(fileName, 0) : at;
             }
         };
         for (ConfigSyntax x : grammar.syntaxes()) {

@@ -10,6 +10,7 @@ import io.mclb.farm.RealState;
 import io.mclb.farm.RealStateListener;
 import io.mclb.farm.ServerFarm;
 import io.mclb.metrics.MetricNames;
+import io.mclb.metrics.ProcessMetrics;
 import io.mclb.net.LocalAddresses;
 import io.mclb.net.Transports;
 import io.mclb.predictor.RouteMaps;
@@ -68,6 +69,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private final ReplicatedValues replicatedValues = new ReplicatedValues();
     private final StickyExpirySweeper sweeper;
     private final RealMeters realMeters;
+    private final ProcessMetrics processMetrics;
     private final ClientCounter clientCounter;
     private final ExecutorService background;
     private final Counter reloadsOk;
@@ -104,9 +106,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                 .tag("result", "ok").register(registry);
         this.reloadsFailed = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
                 .tag("result", "failed").register(registry);
-        Gauge.builder(MetricNames.INFO, () -> 1).description("mclb build and transport")
-                .tag("version", version()).tag("transport", Transports.nativeEpoll() ? "epoll" : "nio")
-                .register(registry);
+        this.processMetrics = new ProcessMetrics(registry);
         java.util.Set<StickyKind> kinds = new java.util.LinkedHashSet<>(StickyKind.all());
         modules.services().forEach(m -> kinds.addAll(m.stickyKinds()));
         for (StickyKind k : kinds) {
@@ -117,6 +117,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         this.probes = new ProbeScheduler(this, modules.grammar().probeTypes());
         FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
+        Gauge.builder(MetricNames.STICKY_CAPACITY, sticky, StickyTable::capacity)
+                .description("Entries the sticky table was created for").register(registry);
     }
 
     /**
@@ -391,11 +393,6 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         return loops;
     }
 
-    static String version() {
-        String v = MclbRuntime.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
-    }
-
     /** Closes listeners, stops the loops and closes the sticky table cleanly (no recovery next start). */
     @Override
     public void close() {
@@ -421,6 +418,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         }
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         sticky.close();
+        processMetrics.close();
         registry.close();
     }
 }

@@ -274,17 +274,21 @@ public final class TransactionRelay<T> extends Relay {
             return;
         }
         if (tx.answered) {
+            tx.real.metrics().responded();
             forward(packet, tx); // the real replayed its answer to a late retransmission
             return;
         }
         long nowNs = clock.nanoTime();
+        long latencyNs = nowNs - tx.sentNs;
+        // per real: every answer it gave, a reject that moves the request included
+        tx.real.metrics().answered(latencyNs);
         if (verdict == ResponseVerdict.REASSIGN) {
             reassignOnAnswer(packet, tx, nowNs);
             return;
         }
         tx.answered = true;
         table.answered(tx, nowNs);
-        metrics().upstreamLatency.record(nowNs - tx.sentNs, TimeUnit.NANOSECONDS);
+        metrics().upstreamLatency.record(latencyNs, TimeUnit.NANOSECONDS);
         tx.real.onAnswered(nowNs);
         if (tx.holdsReal && verdict == ResponseVerdict.FORWARD) {
             tx.real.release();

@@ -234,6 +234,7 @@ public final class FlowRelay extends Relay {
         }
         long nowNs = clock.nanoTime();
         flow.lastSeenNs = nowNs;
+        flow.real.metrics().responded();
         if (flow.unanswered != 0) {
             flow.unanswered = 0;
             flow.real.onAnswered(nowNs);

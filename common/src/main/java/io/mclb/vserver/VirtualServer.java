@@ -84,6 +84,19 @@ public final class VirtualServer implements AutoCloseable {
                     .description("1 for the virtual server's current state").tag("vserver", name)
                     .tag("state", st.name()).register(registry));
         }
+        countRealRequestsOf(snapshot);
+    }
+
+    /** The per-real request counters of the farms' reals exist from the start (at 0), not from their first request. */
+    private void countRealRequestsOf(VserverSnapshot s) {
+        for (RealServer r : s.farm().reals()) {
+            realRequests(r);
+        }
+        if (s.backup() != null) {
+            for (RealServer r : s.backup().reals()) {
+                realRequests(r);
+            }
+        }
     }
 
     /**
@@ -185,6 +198,7 @@ public final class VirtualServer implements AutoCloseable {
 
     /** Reload: the relays read the new configuration and farms from their next datagram on. */
     public void update(VserverSnapshot next) {
+        countRealRequestsOf(next);
         this.snapshot = next;
     }
 

@@ -51,6 +51,15 @@ class ConfigParserTest {
     }
 
     @Test
+    void emptyConfigurationIsAWarningNamingTheFile() throws Exception {
+        MclbConfig c = parse("! nothing yet\nmclb admin 127.0.0.1 18080\n");
+
+        assertThat(c.warnings()).extracting(ConfigError::toString).containsExactly(
+                "t.cfg: warning: empty configuration: no server farm, no virtual server; mclb would serve nothing");
+        assertThat(parse(ISSUE_EXAMPLE).warnings()).isEmpty();
+    }
+
+    @Test
     void issueExampleParsesWithIosDefaults() throws Exception {
         MclbConfig c = parse(ISSUE_EXAMPLE);
 

@@ -102,6 +102,11 @@ class FlowRelayTest {
         assertThat(reals[2].received()).isEqualTo(200);
         assertThat(Metrics.count(rt.registry(), "mclb.requests", "vserver", "ECHO-V")).isEqualTo(600);
         assertThat(Metrics.count(rt.registry(), "mclb.responses", "vserver", "ECHO-V")).isEqualTo(600);
+        RealServer[] rs = rt.farms().get("ECHO").reals();
+        for (int i = 0; i < reals.length; i++) {
+            assertThat(Metrics.count(rt.registry(), "mclb.real.responses", "real", rs[i].label()))
+                    .as("answers of %s", rs[i].label()).isEqualTo(reals[i].received());
+        }
     }
 
     @Test

@@ -99,6 +99,7 @@ final class GtpEchoProbe implements ProbeFactory {
             super(ctx, new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : GtpConfigSyntax.GTP_C_PORT));
             this.probe = probe;
             this.real = real;
+            GtpMetrics.restarts(ctx.service().registry(), real.farmName(), real.label());
             this.ctx = ctx;
         }
 

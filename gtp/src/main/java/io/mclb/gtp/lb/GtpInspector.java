@@ -68,6 +68,9 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         dialects[2] = new GtpV2Dialect();
         // fixed when the listeners start: a reload that changes it applies to listeners started afterwards
         this.shape = new Shape(ID_BITS, 1, settings().requestSeconds() * 1000L);
+        if (settings().inspect()) {
+            metrics.acceptedCausesFromStart();
+        }
     }
 
     /** The settings of the current snapshot, resolved again only when a reload swapped it. */

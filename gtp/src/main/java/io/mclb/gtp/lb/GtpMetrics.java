@@ -1,12 +1,13 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.gtp.GtpCause;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Every GTP service metric, declared once (Prometheus names in gtp/README.md):
  * {@code mclb_gtp_causes_total{vserver,version,cause}}, {@code mclb_gtp_notifications_total{vserver,kind,result}},
- * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions},
+ * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions_total},
  * {@code mclb_gtp_sgsn_restarts_total{vserver}}, {@code mclb_gtp_gsns{side}}.
  *
  * <p>One instance per virtual server. Cause counters are resolved on first use of a
@@ -43,6 +44,20 @@ public final class GtpMetrics {
 
     /** Counts one answer with {@code cause} (0..255) of GTP {@code version} (0..2). */
     public void countCause(int version, int cause) {
+        cause(version, cause).increment();
+    }
+
+    /**
+     * The "request accepted" cause of every version exists from the start (at 0), so a dashboard's
+     * cause panel and an accept-ratio rule of an inspecting virtual server see zeros, not gaps.
+     */
+    void acceptedCausesFromStart() {
+        cause(0, GtpCause.V1_REQUEST_ACCEPTED);
+        cause(1, GtpCause.V1_REQUEST_ACCEPTED);
+        cause(2, GtpCause.V2_REQUEST_ACCEPTED);
+    }
+
+    private Counter cause(int version, int cause) {
         Counter c = causes[version][cause];
         if (c == null) {
             c = Counter.builder(CAUSES).description("Cause values of answers to requests relayed by mclb")
@@ -50,7 +65,7 @@ public final class GtpMetrics {
                     .register(registry);
             causes[version][cause] = c;
         }
-        c.increment();
+        return c;
     }
 
     /** Counts a GGSN notification (per session event: resolves the counter each time). */
@@ -60,7 +75,12 @@ public final class GtpMetrics {
     }
 
     public static void countRestart(MeterRegistry registry, String farm, String real) {
-        Counter.builder(GGSN_RESTARTS).description("GGSN restarts seen as a change of the echo Recovery value")
-                .tag("farm", farm).tag("real", real).register(registry).increment();
+        restarts(registry, farm, real).increment();
+    }
+
+    /** A probed GGSN's restart counter; registered when its echo probe starts, so it exists at 0. */
+    static Counter restarts(MeterRegistry registry, String farm, String real) {
+        return Counter.builder(GGSN_RESTARTS).description("GGSN restarts seen as a change of the echo Recovery value")
+                .tag("farm", farm).tag("real", real).register(registry);
     }
 }

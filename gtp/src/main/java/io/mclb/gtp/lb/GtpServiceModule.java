@@ -10,6 +10,7 @@ import io.mclb.service.ServiceModule;
 import io.mclb.sticky.StickyKind;
 import io.mclb.time.NanoClock;
 import io.mclb.vserver.VirtualServer;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -105,7 +106,7 @@ public final class GtpServiceModule implements ServiceModule {
         if (gaugesOn != registry) {
             Gauge.builder(GtpMetrics.SESSIONS, module, m -> m.sessions().size())
                     .description("GTP sessions established through mclb and not yet ended").register(registry);
-            Gauge.builder(GtpMetrics.TEID_COLLISIONS, module, m -> m.sessions().aliasCollisions())
+            FunctionCounter.builder(GtpMetrics.TEID_COLLISIONS, module, m -> m.sessions().aliasCollisions())
                     .description("Creates whose GGSN TEID was already learned from another GGSN (last one wins)")
                     .register(registry);
             for (GsnTable.Side side : GsnTable.Side.values()) {
