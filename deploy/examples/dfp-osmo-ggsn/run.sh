@@ -44,10 +44,10 @@ for n in 1 2; do
     > "$WORK/dfp-agent$n.log" 2>&1 &
   PIDS+=($!)
 done
-sed -e "s|mclb data-dir ./data|mclb data-dir $WORK/data|" "$ROOT/deploy/examples/dfp-ggsn-farm.cfg" > "$WORK/mclb.cfg"
+sed -e "s|mclb data-dir ./data/dfp-ggsn-farm|mclb data-dir $WORK/data|" "$ROOT/deploy/examples/dfp-ggsn-farm.cfg" > "$WORK/mclb.cfg"
 ip netns exec "$NS" env MCLB_NO_BUILD=1 "$ROOT/mclb" run -c "$WORK/mclb.cfg" > "$WORK/mclb.log" 2>&1 &
 PIDS+=($!)
-show() { in_ns env MCLB_NO_BUILD=1 "$ROOT/mclb" show "$@" --admin 127.0.0.1:18080; }
+show() { in_ns env MCLB_NO_BUILD=1 "$ROOT/mclb" show "$@" --admin 127.0.0.1:18087; }
 for i in $(seq 1 120); do show dfp >/dev/null 2>&1 && break; sleep 1; done
 for i in $(seq 1 30); do show dfp weights 2>/dev/null | grep -q 127.0.0.3 && break; sleep 1; done
 echo "== mclb show dfp";         show dfp
@@ -55,14 +55,14 @@ echo "== mclb show dfp weights"; show dfp weights
 
 echo "== sgsnemu: 2 subscribers (weighted round robin 8,8: both go to GGSN 1, which then holds its --max 2)"
 mkdir -p "$WORK/sgsn"
-ip netns exec "$NS" stdbuf -oL sgsnemu -l 127.0.0.10 -r 127.0.0.100 --imsi 262010000000001 --apn internet --contexts 2 \
+ip netns exec "$NS" stdbuf -oL sgsnemu -l 127.0.0.10 -r 127.0.0.112 --imsi 262010000000001 --apn internet --contexts 2 \
   --timelimit 120 --statedir "$WORK/sgsn" --pidfile "$WORK/sgsn/sgsnemu.pid" > "$WORK/sgsnemu.log" 2>&1 &
 PIDS+=($!)
 for i in $(seq 1 30); do [ "$(grep -c 'received EUA' "$WORK/sgsnemu.log" || true)" -ge 2 ] && break; sleep 1; done
 for i in $(seq 1 30); do show reals | grep -q DFP_THROTTLED && break; sleep 1; done
 echo "== sgsnemu: a third subscriber, after GGSN 1's weight went to 0: it goes to GGSN 2"
 mkdir -p "$WORK/sgsn2"
-ip netns exec "$NS" stdbuf -oL sgsnemu -l 127.0.0.11 -r 127.0.0.100 --imsi 262010000000003 --apn internet --contexts 1 \
+ip netns exec "$NS" stdbuf -oL sgsnemu -l 127.0.0.11 -r 127.0.0.112 --imsi 262010000000003 --apn internet --contexts 1 \
   --timelimit 120 --statedir "$WORK/sgsn2" --pidfile "$WORK/sgsn2/sgsnemu.pid" > "$WORK/sgsnemu2.log" 2>&1 &
 PIDS+=($!)
 for i in $(seq 1 30); do grep -q 'received EUA' "$WORK/sgsnemu2.log" && break; sleep 1; done
