@@ -138,7 +138,7 @@ public final class AdminServer implements AutoCloseable {
             Table t = view(what, q);
             if (t == null) {
                 send(ex, 404, "text/plain", "unknown view '" + what
-                        + "'; known: reals, vservers, serverfarms, sticky, stats, running-config"
+                        + "'; known: reals, vservers, serverfarms, sticky, stats, probe, running-config"
                         + (extraViews.isEmpty() ? "" : ", " + String.join(", ", extraViews.keySet())) + "\n");
                 return;
             }
@@ -157,6 +157,7 @@ public final class AdminServer implements AutoCloseable {
             case "serverfarms" -> v.serverfarms();
             case "sticky" -> v.sticky(q.get("table"), parseInt(q.get("limit"), 1000));
             case "stats" -> v.stats();
+            case "probe" -> ProbeView.table(runtime.get(), q);
             default -> {
                 View x = extraViews.get(what);
                 yield x == null ? null : x.table(q);

@@ -42,12 +42,13 @@ public final class AdminViews {
     /** {@code show vservers}. */
     public Table vservers() {
         Table t = new Table("vserver", "prot", "virtual", "service", "state", "farm", "flows", "requests",
-                "responses");
+                "responses", "advertised");
         for (VirtualServer v : rt.vservers().values()) {
             var c = v.snapshot().config();
             t.row(v.name(), "UDP", hostPort(c.address(), c.port()), c.service() == null ? "-" : c.service(),
                     v.state().name(), c.farm() + (c.backupFarm() == null ? "" : " (backup " + c.backupFarm() + ")"),
-                    v.flows(), (long) v.metrics().requests.count(), (long) v.metrics().responses.count());
+                    v.flows(), (long) v.metrics().requests.count(), (long) v.metrics().responses.count(),
+                    !rt.routeHealth().active() ? "-" : rt.routeHealth().advertised(c.address()) ? "yes" : "no");
         }
         return t;
     }

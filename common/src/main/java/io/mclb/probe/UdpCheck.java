@@ -54,6 +54,11 @@ public abstract class UdpCheck implements ProbeCheck {
     }
 
     @Override
+    public String targetLabel() {
+        return ProbeTargets.label(target) + " (udp)";
+    }
+
+    @Override
     public final void run(ProbeResult result) {
         inFlight = result;
         if (channel == null) {
