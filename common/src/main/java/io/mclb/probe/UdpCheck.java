@@ -62,7 +62,7 @@ public abstract class UdpCheck implements ProbeCheck {
     public final void run(ProbeResult result) {
         inFlight = result;
         if (channel == null) {
-            ChannelFuture f = UdpSockets.upstream(target.getAddress()).group(ctx.loop()).handler(new Answers())
+            ChannelFuture f = UdpSockets.probe(target.getAddress()).group(ctx.loop()).handler(new Answers())
                     .bind(UdpSockets.ephemeral(target.getAddress()));
             channel = f.channel();
             f.addListener(done -> {
