@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import java.util.concurrent.Callable;
 
 /** The {@code mclb} command line. Without a subcommand it runs the demo. */
-@Command(name = "mclb", mixinStandardHelpOptions = true, version = "mclb 0.1.0",
+@Command(name = "mclb", mixinStandardHelpOptions = true, versionProvider = io.mclb.cli.VersionProvider.class,
         description = "mclb, the mobile-core load balancer: GTP, RADIUS and UDP signalling in front of GGSN/PGW and AAA farms.",
         subcommands = {RunCommand.class, CheckCommand.class, ShowCommand.class, ReloadCommand.class,
                 io.mclb.cli.FailoverCommand.class,

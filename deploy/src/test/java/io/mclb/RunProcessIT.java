@@ -154,4 +154,49 @@ class RunProcessIT {
         assertThat(Files.readString(dir.resolve("run2.log"))).contains("mclb stopped");
         assertThat(new File(data.toFile(), "sticky.dirty")).doesNotExist();
     }
+
+    /**
+     * A second instance of the same file, as an operator starts one by mistake: refused with the
+     * pid holding the data directory; with its own data directory and admin port it is refused for
+     * the VIP (SO_REUSEPORT would have let it take half the traffic); with a VIP port of its own
+     * and the overrides it runs beside the first.
+     */
+    @Test
+    void aSecondInstanceIsRefusedForWhatItSharesAndRunsBesideTheFirstWithOverrides() throws Exception {
+        FakeUdpReal a = new FakeUdpReal("127.0.0.11");
+        FakeUdpReal b = new FakeUdpReal("127.0.0.12");
+        closeMe.add(a);
+        closeMe.add(b);
+        int admin = freeTcpPort();
+        int port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
+        Path data = dir.resolve("data");
+        Path cfg = dir.resolve("mclb.cfg");
+        Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));
+        Process first = mclb(dir.resolve("first.log"), "run", "-c", cfg.toString());
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(admin, "/api/v1/vservers") != null);
+
+        Process same = mclb(dir.resolve("same.log"), "run", "-c", cfg.toString());
+        assertThat(same.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(same.exitValue()).isNotZero();
+        assertThat(Files.readString(dir.resolve("same.log"))).contains("data directory " + data
+                + " is in use by another mclb process (pid " + first.pid() + ")");
+
+        int admin2 = freeTcpPort();
+        Process vip = mclb(dir.resolve("vip.log"), "run", "-c", cfg.toString(), "--admin", "127.0.0.1:" + admin2,
+                "--data-dir", dir.resolve("data2").toString());
+        assertThat(vip.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(vip.exitValue()).isNotZero();
+        assertThat(Files.readString(dir.resolve("vip.log"))).contains("vserver V: VIP 127.0.0.100 udp " + port
+                + ": port " + port + " is in use by another process");
+
+        int port2 = io.mclb.testing.Ports.freeUdp("127.0.0.100");
+        Path cfg2 = dir.resolve("mclb2.cfg");
+        Files.writeString(cfg2, config(admin, data, a, b, port2, 1, ""));
+        mclb(dir.resolve("beside.log"), "run", "-c", cfg2.toString(), "--admin", "127.0.0.1:" + admin2,
+                "--data-dir", dir.resolve("data2").toString());
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(admin2, "/api/v1/vservers") != null);
+        assertThat(get(admin2, "/api/v1/vservers?format=text")).contains("127.0.0.100:" + port2);
+        assertThat(dir.resolve("data2").resolve("mclb.lock")).exists();
+        assertThat(get(admin, "/api/v1/vservers?format=text")).contains("127.0.0.100:" + port);
+    }
 }

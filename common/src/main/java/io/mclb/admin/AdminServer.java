@@ -135,10 +135,16 @@ public final class AdminServer implements AutoCloseable {
                         text ? cfg : Json.write(Map.of("running_config", cfg)));
                 return;
             }
-            Table t = view(what, q);
+            Table t;
+            try {
+                t = view(what, q);
+            } catch (ShowArgs.BadQualifier e) {
+                send(ex, 400, "text/plain", e.getMessage() + "\n");
+                return;
+            }
             if (t == null) {
                 send(ex, 404, "text/plain", "unknown view '" + what
-                        + "'; known: reals, vservers, serverfarms, sticky, stats, probe, running-config"
+                        + "'; known: reals, vservers, serverfarms, sticky, conns, stats, probe, running-config"
                         + (extraViews.isEmpty() ? "" : ", " + String.join(", ", extraViews.keySet())) + "\n");
                 return;
             }
@@ -152,12 +158,13 @@ public final class AdminServer implements AutoCloseable {
     private Table view(String what, Map<String, String> q) {
         AdminViews v = new AdminViews(runtime.get());
         return switch (what) {
-            case "reals" -> v.reals();
-            case "vservers" -> v.vservers();
-            case "serverfarms" -> v.serverfarms();
-            case "sticky" -> v.sticky(q.get("table"), parseInt(q.get("limit"), 1000));
+            case "reals" -> v.reals(ShowArgs.of(what, q));
+            case "vservers" -> v.vservers(ShowArgs.of(what, q));
+            case "serverfarms" -> v.serverfarms(ShowArgs.of(what, q));
+            case "sticky" -> v.sticky(ShowArgs.of(what, q), q.get("table"), parseInt(q.get("limit"), 1000));
+            case "conns" -> v.conns(ShowArgs.of(what, q), parseInt(q.get("limit"), 1000));
             case "stats" -> v.stats();
-            case "probe" -> ProbeView.table(runtime.get(), q);
+            case "probe" -> ProbeView.table(runtime.get(), ShowArgs.of(what, q), q);
             default -> {
                 View x = extraViews.get(what);
                 yield x == null ? null : x.table(q);

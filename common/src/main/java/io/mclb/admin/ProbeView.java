@@ -15,10 +15,18 @@ final class ProbeView {
     private ProbeView() {
     }
 
-    /** @param query {@code name} (one probe) and {@code detail} (any value) */
-    static Table table(MclbRuntime rt, Map<String, String> query) {
-        String name = query.get("name");
-        boolean detail = query.containsKey("detail");
+    /**
+     * @param a     the CLI's qualifiers ({@code name NAME}, {@code detail})
+     * @param query the API's own parameters, {@code name} and {@code detail} (any value)
+     */
+    static Table table(MclbRuntime rt, ShowArgs a, Map<String, String> query) {
+        String typed = a.value("name");
+        boolean detail = a.flag("detail") || query.containsKey("detail");
+        a.end("name NAME, detail");
+        String name = typed != null ? typed : query.get("name");
+        if (name != null && !name.isEmpty() && rt.probeStatus().stream().noneMatch(s -> s.probe().equals(name))) {
+            throw new ShowArgs.BadQualifier("show probe name " + name + ": no such probe attached to a real");
+        }
         Table t = detail
                 ? new Table("probe", "type", "farm", "real", "target", "state", "real_state", "last_result", "rtt_ms",
                 "fails", "interval_s", "faildetect", "timeout_s", "passed", "failed", "timeouts", "last_check_s_ago",

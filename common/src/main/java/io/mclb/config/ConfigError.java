@@ -2,7 +2,7 @@ package io.mclb.config;
 
 /**
  * One problem in a configuration file. {@link #toString()} is the operator-facing form
- * {@code file:line: message}; the message names the offending value and what is allowed.
+ * {@code file:line: message} ({@code file: message} for the file as a whole); the message names the offending value and what is allowed.
  */
 public record ConfigError(String file, int line, String message, boolean warning) {
 
@@ -16,6 +16,7 @@ public record ConfigError(String file, int line, String message, boolean warning
 
     @Override
     public String toString() {
-        return file + ":" + line + ": " + (warning ? "warning: " : "") + message;
+        // line 0: about the file as a whole
+        return file + (line > 0 ? ":" + line : "") + ": " + (warning ? "warning: " : "") + message;
     }
 }

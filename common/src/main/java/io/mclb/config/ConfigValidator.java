@@ -28,6 +28,26 @@ public final class ConfigValidator {
         validate(config, extensions, SourceIndex.EMPTY, sink);
     }
 
+    /** The engine's rules only; returns whether they found an error. */
+    static boolean validateEngine(MclbConfig config, SourceIndex index, ConfigSyntax.ErrorSink sink) {
+        boolean[] failed = {false};
+        ConfigSyntax.ErrorSink counting = new ConfigSyntax.ErrorSink() {
+            @Override
+            public void error(SourceRef at, String message) {
+                failed[0] = true;
+                sink.error(at, message);
+            }
+
+            @Override
+            public void warning(SourceRef at, String message) {
+                sink.warning(at, message);
+            }
+        };
+        config.farms().values().forEach(f -> farm(f, index, counting));
+        vservers(config, index, counting);
+        return failed[0];
+    }
+
     /** @return whether the engine rules found an error (extensions were then not run) */
     static boolean validate(MclbConfig config, List<ConfigSyntax> extensions, SourceIndex index,
                             ConfigSyntax.ErrorSink sink) {
@@ -89,11 +109,13 @@ public final class ConfigValidator {
                     sink.error(v.source(), object + ": no virtual line, add 'virtual IP udp PORT'");
                 }
             } else {
-                String key = Args.text(v.address()) + " " + v.port();
-                VirtualServerConfig other = listeners.putIfAbsent(key, v);
-                if (other != null) {
-                    sink.error(index.at(object, "virtual", v.source()), "virtual " + Args.text(v.address())
-                            + " udp " + v.port() + ": already used by vserver " + other.name());
+                for (int port : v.listenPorts()) { // an all-ports (udp 0) virtual server holds each of its ports
+                    VirtualServerConfig other = listeners.putIfAbsent(Args.text(v.address()) + " " + port, v);
+                    if (other != null) {
+                        sink.error(index.at(object, "virtual", v.source()), "virtual " + Args.text(v.address())
+                                + " udp " + port + ": already used by vserver " + other.name());
+                        break;
+                    }
                 }
             }
             farmRef(config, v, index, sink);

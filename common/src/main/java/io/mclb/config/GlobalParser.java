@@ -43,7 +43,7 @@ final class GlobalParser {
         for (Tokenizer.Node n : roots) {
             Tokenizer.Line l = n.line();
             if (l.is(0, "ip") && l.is(1, "slb") && (l.is(2, "serverfarm") || l.is(2, "vserver"))) {
-                block(n, l.tokens().get(2).toLowerCase(Locale.ROOT));
+                ctx.block(n, () -> block(n, l.tokens().get(2).toLowerCase(Locale.ROOT)));
                 continue;
             }
             if (ProbeParser.isProbe(l)) {
@@ -66,10 +66,12 @@ final class GlobalParser {
             }
             try {
                 if (!l.is(0, "mclb") || !mclb(l)) {
-                    ExtensionLine x = ctx.offerStanza(n);
-                    if (x != null) {
-                        extensions.add(x);
-                    }
+                    ctx.block(n, () -> {
+                        ExtensionLine x = ctx.offerStanza(n);
+                        if (x != null) {
+                            extensions.add(x);
+                        }
+                    });
                     continue;
                 }
             } catch (BadLine e) {

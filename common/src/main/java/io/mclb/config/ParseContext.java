@@ -21,9 +21,13 @@ import java.util.Set;
  */
 final class ParseContext {
 
-    private static final Set<String> IGNORED_GLOBAL = Set.of("entries", "maxbuffers", "natpool", "static", "timers");
-    private static final Set<String> IGNORED_VSERVER = Set.of("advertise", "delay", "synguard", "access", "replicate");
-    private static final Set<String> IGNORED_FARM = Set.of("nat", "bindid", "access", "farm-weight");
+    /** The engine's own first words per block, for the nearest-keyword hint. */
+    private static final Map<ConfigBlock, List<String>> CORE_KEYWORDS = Map.of(
+            ConfigBlock.GLOBAL, List.of("ip", "mclb"),
+            ConfigBlock.SERVERFARM, List.of("predictor", "failaction", "real", "probe"),
+            ConfigBlock.REAL, List.of("weight", "maxconns", "maxclients", "rate", "reassign", "faildetect", "retry",
+                    "inservice"),
+            ConfigBlock.VSERVER, List.of("virtual", "serverfarm", "sticky", "idle", "client", "inservice"));
 
     final String file;
     final List<ConfigSyntax> extensions;
@@ -32,6 +36,10 @@ final class ParseContext {
     final List<ConfigError> warnings;
     private final Grammar grammar;
     private final Map<String, SourceRef> where = new HashMap<>();
+    /** How each line was taken, for {@code mclb check --migrate}; lines not recorded were taken as written. */
+    final java.util.TreeMap<Integer, LineVerdict> verdicts = new java.util.TreeMap<>();
+    /** Line ranges (first, last) of blocks with an error in their lines: modules' rules there would only repeat it. */
+    final List<int[]> brokenBlocks = new ArrayList<>();
     private final Set<String> broken = new HashSet<>();
 
     ParseContext(String file, Grammar grammar) {
@@ -65,6 +73,33 @@ final class ParseContext {
 
     void error(Tokenizer.Line l, String message) {
         errors.add(ConfigError.error(at(l), message));
+        verdicts.put(l.number(), new LineVerdict(LineVerdict.Kind.ERROR, message));
+    }
+
+    /** Records how a line was taken (the default, as written, needs no call). */
+    void verdict(Tokenizer.Line l, LineVerdict.Kind kind, String note) {
+        verdicts.putIfAbsent(l.number(), new LineVerdict(kind, note));
+    }
+
+    /** Runs {@code body} over block {@code n}; a block whose lines had errors is remembered as broken. */
+    void block(Tokenizer.Node n, Runnable body) {
+        int before = errors.size();
+        body.run();
+        if (errors.size() > before) {
+            List<Tokenizer.Line> all = n.descendants();
+            int last = all.isEmpty() ? n.line().number() : all.get(all.size() - 1).number();
+            brokenBlocks.add(new int[] {n.line().number(), last});
+        }
+    }
+
+    /** Whether {@code at} lies in a block with an error in its lines. */
+    boolean inBrokenBlock(SourceRef at) {
+        for (int[] b : brokenBlocks) {
+            if (at.file().equals(file) && at.line() >= b[0] && at.line() <= b[1]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Remembers the line a setting came from, e.g. {@code ("vserver A", "serverfarm")}. */
@@ -99,16 +134,38 @@ final class ParseContext {
                 for (Tokenizer.Line child : children) {
                     error(child, "unexpected indented line '" + child.text() + "': '" + l.text() + "' opens no block");
                 }
+                if (c.changedMeaning() != null) {
+                    verdict(l, LineVerdict.Kind.CHANGED, c.changedMeaning());
+                }
                 return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : l.tokens(), List.of(), at(l),
                         c.record());
             }
         }
-        if (ignored(block, l)) {
-            warnings.add(ConfigError.warning(at(l), "ignored '" + redacted(l) + "': not used by mclb"));
+        IosCatalog.Disposition known = IosCatalog.of(block, l.tokens());
+        if (known != null && known.ignored()) {
+            warnings.add(ConfigError.warning(at(l), "ignored '" + redacted(l) + "': not used by mclb ("
+                    + known.reason() + ")"));
+            verdicts.put(l.number(), new LineVerdict(LineVerdict.Kind.IGNORED, known.reason()));
             return null;
         }
-        error(l, "unknown command '" + redacted(l) + "'" + where);
+        if (known != null) {
+            error(l, "'" + redacted(l) + "': an IOS SLB command this build does not support (" + known.reason() + ")");
+            verdicts.put(l.number(), new LineVerdict(LineVerdict.Kind.UNSUPPORTED, known.reason()));
+            return null;
+        }
+        error(l, "unknown command '" + redacted(l) + "'" + where + hint(block, l));
         return null;
+    }
+
+    /** "(did you mean 'weight'?)" for a mistyped first word, else empty. */
+    private String hint(ConfigBlock block, Tokenizer.Line l) {
+        int i = l.is(0, "no") && l.tokens().size() > 1 ? 1 : 0;
+        List<String> known = new ArrayList<>(CORE_KEYWORDS.get(block));
+        for (ConfigSyntax x : extensions) {
+            known.addAll(x.keywords(block));
+        }
+        String near = Keywords.nearest(l.tokens().get(i), known);
+        return near == null ? "" : " (did you mean '" + near + "'?)";
     }
 
     /** Offers an unknown top-level line with its sub-lines as a stanza first, then as a single line. */
@@ -125,6 +182,9 @@ final class ParseContext {
                 return null;
             }
             if (c.claimed()) {
+                if (c.changedMeaning() != null) {
+                    verdict(n.line(), LineVerdict.Kind.CHANGED, c.changedMeaning());
+                }
                 return new ExtensionLine(x.owner(), c.stored() != null ? c.stored() : n.line().tokens(),
                         c.storedChildren() != null ? c.storedChildren() : kids, at(n.line()), c.record());
             }
@@ -133,30 +193,15 @@ final class ParseContext {
         return offer(ConfigBlock.GLOBAL, n.line(), List.of(), "");
     }
 
-    private static boolean ignored(ConfigBlock block, Tokenizer.Line l) {
-        int i = l.is(0, "no") ? 1 : 0;
-        if (i >= l.tokens().size()) {
-            return false;
-        }
-        String k = l.tokens().get(i).toLowerCase(Locale.ROOT);
-        return switch (block) {
-            case GLOBAL -> l.is(i, "ip") && l.is(i + 1, "slb") && i + 2 < l.tokens().size()
-                    && IGNORED_GLOBAL.contains(l.tokens().get(i + 2).toLowerCase(Locale.ROOT));
-            case VSERVER -> IGNORED_VSERVER.contains(k);
-            case SERVERFARM -> IGNORED_FARM.contains(k);
-            case REAL -> false;
-        };
-    }
-
     /**
-     * The line for a message, with the value after {@code password}, {@code secret} or {@code key}
+     * The line for a message, with the value after {@code password}, {@code secret}, {@code key} or {@code key-string}
      * (and its IOS {@code 0|7} type word) masked: unknown lines are echoed, secrets never are.
      */
     static String redacted(Tokenizer.Line l) {
         List<String> out = new ArrayList<>(l.tokens());
         for (int i = 0; i < out.size() - 1; i++) {
             String k = out.get(i).toLowerCase(Locale.ROOT);
-            if (k.equals("password") || k.equals("secret") || k.equals("key")) {
+            if (k.equals("password") || k.equals("secret") || k.equals("key") || k.equals("key-string")) {
                 boolean typed = (out.get(i + 1).equals("0") || out.get(i + 1).equals("7")) && i + 2 < out.size();
                 int v = typed ? i + 2 : i + 1;
                 out.set(v, "***");

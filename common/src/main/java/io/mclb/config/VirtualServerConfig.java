@@ -7,6 +7,8 @@ import java.util.Objects;
 /**
  * {@code ip slb vserver NAME}.
  *
+ * @param port         the port, 0 for an all-ports virtual server ({@code virtual IP udp 0 service gtp})
+ * @param allPorts     for port 0: the ports the service listens on (GTP: 2123 and 3386); else empty
  * @param service      the {@code service} keyword, or null for plain UDP flow balancing
  * @param backupFarm   {@code serverfarm PRIMARY backup BACKUP [sticky]}, or null
  * @param backupSticky whether clients sent to the backup farm get sticky entries
@@ -15,7 +17,7 @@ import java.util.Objects;
  * @param clients      {@code client} rules in file order; empty = every client
  * @param standbyGroup {@code inservice standby NAME}: serve only while that HA group is active here
  */
-public record VirtualServerConfig(String name, InetAddress address, int port, String service, String farm,
+public record VirtualServerConfig(String name, InetAddress address, int port, List<Integer> allPorts, String service, String farm,
                                   String backupFarm, boolean backupSticky, int idleSeconds, StickyConfig sticky,
                                   List<ClientRule> clients, boolean inService, String standbyGroup,
                                   List<ExtensionLine> extensions, SourceRef source) {
@@ -23,13 +25,19 @@ public record VirtualServerConfig(String name, InetAddress address, int port, St
     public static final int DEFAULT_IDLE_SECONDS = 30;
 
     public VirtualServerConfig {
+        allPorts = List.copyOf(allPorts);
         clients = List.copyOf(clients);
         extensions = List.copyOf(extensions);
     }
 
+    /** The ports bound: the configured one, or for an all-ports virtual server each of its service's. */
+    public List<Integer> listenPorts() {
+        return port != 0 ? List.of(port) : allPorts;
+    }
+
     /** Same listening socket: a reload may keep the listener (and its transactions) only if true. */
     public boolean sameListener(VirtualServerConfig o) {
-        return address.equals(o.address) && port == o.port && Objects.equals(service, o.service);
+        return address.equals(o.address) && listenPorts().equals(o.listenPorts()) && Objects.equals(service, o.service);
     }
 
     /** Equality for reload diffs ignores where the virtual server sat in the file. */

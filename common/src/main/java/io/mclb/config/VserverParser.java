@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code ip slb vserver NAME} block. mclb balances UDP only and needs a port: {@code tcp},
- * port 0 and {@code any} are refused with the reason. A {@code service} keyword must be one an
+ * The {@code ip slb vserver NAME} block. mclb balances UDP only and needs a port: {@code tcp} and
+ * {@code any} are refused with the reason; port 0 is IOS all-ports, for a service that declares
+ * its ports ({@link ConfigSyntax#allPorts}). A {@code service} keyword must be one an
  * extension declares ({@link ConfigSyntax#services()}); protocol forms of {@code sticky},
  * {@code idle} and {@code client} are offered to the extensions.
  */
@@ -21,6 +22,7 @@ final class VserverParser {
     private final String object;
     private InetAddress address;
     private int port;
+    private List<Integer> allPorts = List.of();
     private String service;
     private String farm;
     private String backup;
@@ -60,7 +62,7 @@ final class VserverParser {
             }
             ctx.noChildren(c);
         }
-        return new VirtualServerConfig(name, p.address, p.port, p.service, p.farm, p.backup, p.backupSticky, p.idle,
+        return new VirtualServerConfig(name, p.address, p.port, p.allPorts, p.service, p.farm, p.backup, p.backupSticky, p.idle,
                 p.sticky(), p.clients, p.inService, p.standby, p.extensions, ctx.at(n.line()));
     }
 
@@ -87,14 +89,14 @@ final class VserverParser {
             case "virtual" -> virtual(l);
             case "serverfarm" -> serverfarm(l);
             case "sticky" -> {
-                if (t.size() > 1 && !numeric(t.get(1))) {
-                    return false;
+                if (t.size() > 1 && !meantAsNumber(t.get(1))) {
+                    return false; // a protocol form (sticky gtp imsi, sticky radius ...)
                 }
                 sticky(l);
             }
             case "idle" -> {
-                if (t.size() > 1 && !numeric(t.get(1))) {
-                    return false;
+                if (t.size() > 1 && !meantAsNumber(t.get(1))) {
+                    return false; // a protocol form (idle gtp request S, ...)
                 }
                 idle = Args.integer(t, 1, "idle", 1, 65535);
                 Args.end(t, 1, "idle " + t.get(1));
@@ -116,8 +118,9 @@ final class VserverParser {
         return true;
     }
 
-    private static boolean numeric(String s) {
-        return !s.isEmpty() && s.chars().allMatch(Character::isDigit);
+    /** A token that starts with a digit is a value of the core line ({@code idle 30s} is a bad number, not a new form). */
+    private static boolean meantAsNumber(String s) {
+        return !s.isEmpty() && Character.isDigit(s.charAt(0));
     }
 
     private void virtual(Tokenizer.Line l) throws BadLine {
@@ -134,11 +137,12 @@ final class VserverParser {
             throw new BadLine("virtual " + t.get(1) + " " + t.get(i)
                     + ": network virtual servers are not supported, give one address and a port");
         }
-        if (l.is(i, "any") || (i < t.size() && t.get(i).matches("0+"))) {
-            throw new BadLine("virtual " + t.get(1) + " port " + t.get(i)
-                    + ": all-ports virtual servers are not supported, give a port 1..65535");
+        if (l.is(i, "any")) {
+            throw new BadLine("virtual " + t.get(1) + " port any: give a port 1..65535 (all ports is written"
+                    + " 'udp 0' and needs a service that has that form)");
         }
-        int p = Args.integer(t, i, "virtual " + t.get(1) + " port", 1, 65535);
+        int p = i < t.size() && t.get(i).matches("0+") ? 0
+                : Args.integer(t, i, "virtual " + t.get(1) + " port", 1, 65535);
         String svc = null;
         if (t.size() > i + 1) {
             if (!l.is(i + 1, "service")) {
@@ -150,9 +154,30 @@ final class VserverParser {
             svc = service(t.get(i + 2));
             Args.end(t, i + 2, "virtual " + t.get(1) + " service " + t.get(i + 2));
         }
+        List<Integer> ports = p == 0 ? allPorts(t.get(1), svc) : List.of();
         address = a;
         port = p;
+        allPorts = ports;
         service = svc;
+    }
+
+    /** IOS all-ports ({@code udp 0}) exists for services that listen on several well-known ports (GTP). */
+    private List<Integer> allPorts(String vip, String svc) throws BadLine {
+        List<String> forms = new ArrayList<>();
+        for (ConfigSyntax x : ctx.extensions) {
+            for (String s : x.services()) {
+                if (!x.allPorts(s).isEmpty()) {
+                    if (s.equals(svc)) {
+                        return x.allPorts(s);
+                    }
+                    forms.add(s);
+                }
+            }
+        }
+        String allowed = forms.isEmpty() ? "this build has no all-ports service"
+                : "all ports is for 'service " + String.join("|", forms) + "' only";
+        throw new BadLine("virtual " + vip + " udp 0" + (svc == null ? "" : " service " + svc) + ": " + allowed
+                + "; give a port 1..65535");
     }
 
     private String service(String s) throws BadLine {
@@ -265,9 +290,9 @@ final class VserverParser {
         if (l.is(1, "inservice")) {
             inService = false;
             standby = null;
-        } else if (l.is(1, "sticky") && (t.size() == 2 || numeric(t.get(2)))) {
+        } else if (l.is(1, "sticky") && (t.size() == 2 || meantAsNumber(t.get(2)))) {
             stickyLine = null;
-        } else if (l.is(1, "idle") && (t.size() == 2 || numeric(t.get(2)))) {
+        } else if (l.is(1, "idle") && (t.size() == 2 || meantAsNumber(t.get(2)))) {
             idle = VirtualServerConfig.DEFAULT_IDLE_SECONDS;
         } else if (l.is(1, "client") && t.size() > 2 && Args.parseAddress(t.get(2)) != null) {
             ClientRule r = client(t, 2);

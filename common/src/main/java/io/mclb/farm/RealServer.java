@@ -1,6 +1,7 @@
 package io.mclb.farm;
 
 import io.mclb.config.RealConfig;
+import io.mclb.metrics.RealMetrics;
 import io.mclb.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +68,8 @@ public final class RealServer {
     private final RealLoad load = new RealLoad();
     /** Replaced (not mutated) when numclients changes on reload. */
     private volatile FailStreak streak;
+    /** Set once by the runtime when it registers the real's meters. */
+    private volatile RealMetrics metrics = RealMetrics.NONE;
 
     public RealServer(String farmName, RealConfig config, NanoClock clock, RealStateListener listener) {
         this.farmName = farmName;
@@ -118,6 +121,15 @@ public final class RealServer {
 
     public RealConfig config() {
         return config;
+    }
+
+    /** The real's answer meters (resolved once: the relays count answers through them). */
+    public RealMetrics metrics() {
+        return metrics;
+    }
+
+    public void metrics(RealMetrics m) {
+        metrics = m;
     }
 
     /**

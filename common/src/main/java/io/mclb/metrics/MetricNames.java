@@ -29,9 +29,11 @@ public final class MetricNames {
     public static final String REQUEST_TIMEOUTS = "mclb.request.timeouts";
     /** counter {vserver}: client retransmissions of a request in flight (sent to the same real). */
     public static final String RETRANSMISSIONS = "mclb.retransmissions";
+    /** counter {vserver}: requests forwarded that expect no answer (e.g. a WiMAX R6 Ack). */
+    public static final String ONE_WAY = "mclb.one.way";
     /** counter {vserver}: messages mclb answered itself (e.g. GTP echo). */
     public static final String LOCAL_ANSWERS = "mclb.local.answers";
-    /** timer {vserver}: time from forwarding a request to the real's answer. */
+    /** timer {vserver} and {farm, real} (two kinds of series): time from forwarding a request to the real's answer. */
     public static final String UPSTREAM_LATENCY = "mclb.upstream.latency";
     /** gauge {farm, real}: connections, flows or sessions assigned to a real now. */
     public static final String SESSIONS_ACTIVE = "mclb.sessions.active";
@@ -73,4 +75,10 @@ public final class MetricNames {
     public static final String ROUTE_CHANGES = "mclb.route.changes";
     /** gauge {version, transport}: 1; build information. */
     public static final String INFO = "mclb.info";
+    /** gauge {version, commit, java}: 1; version as {@code mclb -V} prints it ({@link BuildInfo}). */
+    public static final String BUILD_INFO = "mclb.build.info";
+    /** counter {farm, real}: answers from a real matched to its request or flow. */
+    public static final String REAL_RESPONSES = "mclb.real.responses";
+    /** gauge: entries the sticky table was created for ({@code mclb sticky entries} of its first start). */
+    public static final String STICKY_CAPACITY = "mclb.sticky.capacity";
 }

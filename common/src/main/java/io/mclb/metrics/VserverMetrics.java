@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +31,7 @@ public final class VserverMetrics implements AutoCloseable {
     public final Counter requestTimeouts;
     public final Counter retransmissions;
     public final Counter localAnswers;
+    public final Counter oneWay;
 
     public VserverMetrics(MeterRegistry registry, String vserver) {
         this.registry = registry;
@@ -50,19 +50,11 @@ public final class VserverMetrics implements AutoCloseable {
                 .register(registry));
         localAnswers = keep(Counter.builder(MetricNames.LOCAL_ANSWERS)
                 .description("Messages mclb answered itself").tag("vserver", vserver).register(registry));
-        upstreamLatency = keep(Timer.builder(MetricNames.UPSTREAM_LATENCY)
-                .description("Time from forwarding a request to the real's answer").tag("vserver", vserver)
-                .serviceLevelObjectives(Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000),
-                        Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
-                        Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-                        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
-                        Duration.ofSeconds(5))
-                .register(registry));
-        // the common reasons exist from the start so dashboards see zeros, not gaps
-        drop(DropReason.MALFORMED);
-        drop(DropReason.CLIENT_NOT_ALLOWED);
-        drop(DropReason.NO_REAL_AVAILABLE);
-        drop(DropReason.UNKNOWN_RESPONSE);
+        oneWay = keep(Counter.builder(MetricNames.ONE_WAY)
+                .description("Requests forwarded that expect no answer").tag("vserver", vserver).register(registry));
+        upstreamLatency = keep(UpstreamLatency.builder().tag("vserver", vserver).register(registry));
+        // the engine's reasons exist from the start so dashboards and alert rules see zeros, not gaps
+        DropReason.ENGINE.forEach(this::drop);
         reassignment("unanswered");
     }
 
@@ -72,6 +64,16 @@ public final class VserverMetrics implements AutoCloseable {
 
     public void countDrop(DropReason reason) {
         drop(reason).increment();
+    }
+
+    /** Drops of every reason so far (for {@code show vservers detail}; not on the data path). */
+    public long dropsTotal() {
+        long n = 0;
+        for (int i = 0; i < drops.length(); i++) {
+            Counter c = drops.get(i);
+            n += c == null ? 0 : (long) c.count();
+        }
+        return n;
     }
 
     public Counter drop(DropReason reason) {

@@ -25,6 +25,9 @@ public final class DropReason {
     public static final DropReason ID_SPACE_EXHAUSTED = of("id_space_exhausted");
     public static final DropReason SEND_FAILED = of("send_failed");
     public static final DropReason INTERNAL_ERROR = of("internal_error");
+    /** The engine's own reasons, which every virtual server exports from its start (at 0). */
+    public static final List<DropReason> ENGINE = List.of(MALFORMED, OVERSIZED, CLIENT_NOT_ALLOWED, OUT_OF_SERVICE,
+            NO_REAL_AVAILABLE, UNKNOWN_RESPONSE, UPSTREAM_UNAVAILABLE, ID_SPACE_EXHAUSTED, SEND_FAILED, INTERNAL_ERROR);
 
     private final String label;
     private final int id;

@@ -40,6 +40,25 @@ public final class UdpSockets {
         return b;
     }
 
+    /**
+     * Fails with "Address already in use" when another socket holds {@code vip}, even one bound
+     * with SO_REUSEPORT (which the listeners use, so a second mclb of the same user could bind
+     * alongside and silently take half the traffic). Other failures (e.g. an HA address not
+     * here yet) are left to the real bind, which has IP_FREEBIND.
+     */
+    public static void requireNoOtherOwner(InetSocketAddress vip) throws java.net.BindException {
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(null)) {
+            probe.setReuseAddress(false);
+            probe.bind(vip);
+        } catch (java.net.BindException e) {
+            if (String.valueOf(e.getMessage()).contains("already in use")) {
+                throw e;
+            }
+        } catch (java.io.IOException e) {
+            // not ours to judge: the listener bind reports it
+        }
+    }
+
     /** A bootstrap (no group, no handler) for sockets toward reals of {@code family}'s address family. */
     public static Bootstrap upstream(InetAddress family) {
         return template(family);

@@ -32,6 +32,11 @@ public final class RouteMapSyntax implements ConfigSyntax {
     }
 
     @Override
+    public List<String> keywords(ConfigBlock block) {
+        return block == ConfigBlock.GLOBAL ? List.of("access-list", "route-map") : List.of();
+    }
+
+    @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         if (block != ConfigBlock.GLOBAL || !line.is(0, "access-list")) {
             return Claim.notMine();

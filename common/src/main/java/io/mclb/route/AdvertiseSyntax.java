@@ -19,6 +19,8 @@ import java.util.List;
  */
 public final class AdvertiseSyntax implements ConfigSyntax {
     public static final String OWNER = "advertise";
+    private static final String THROUGH_A_DAEMON = "the host route goes to the kernel table of 'mclb advertise"
+            + " table N' for BIRD or FRR to announce; without that line nothing is advertised";
 
     @Override
     public String owner() {
@@ -40,7 +42,7 @@ public final class AdvertiseSyntax implements ConfigSyntax {
                 throw new BadLine("advertise " + t.get(1) + ": unexpected, allowed 'advertise [active]'");
             }
             Args.end(t, 1, "advertise active");
-            return Claim.of(new Advertise(true, t.size() > 1));
+            return Claim.of(new Advertise(true, t.size() > 1)).changedMeaning(THROUGH_A_DAEMON);
         }
         if (block != ConfigBlock.GLOBAL || !line.is(0, "mclb") || !line.is(1, "advertise")) {
             return Claim.notMine();

@@ -11,6 +11,8 @@ import io.mclb.farm.RealStateListener;
 import io.mclb.farm.ServerFarm;
 import io.mclb.farm.TrackPorts;
 import io.mclb.metrics.MetricNames;
+import io.mclb.metrics.ProcessMetrics;
+import io.mclb.net.LocalAddresses;
 import io.mclb.net.Transports;
 import io.mclb.predictor.RouteMaps;
 import io.mclb.probe.ProbeScheduler;
@@ -71,6 +73,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private final ReplicatedValues replicatedValues = new ReplicatedValues();
     private final StickyExpirySweeper sweeper;
     private final RealMeters realMeters;
+    private final ProcessMetrics processMetrics;
     private final ClientCounter clientCounter;
     private final ExecutorService background;
     private final Counter reloadsOk;
@@ -110,9 +113,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                 .tag("result", "ok").register(registry);
         this.reloadsFailed = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
                 .tag("result", "failed").register(registry);
-        Gauge.builder(MetricNames.INFO, () -> 1).description("mclb build and transport")
-                .tag("version", version()).tag("transport", Transports.nativeEpoll() ? "epoll" : "nio")
-                .register(registry);
+        this.processMetrics = new ProcessMetrics(registry);
         java.util.Set<StickyKind> kinds = new java.util.LinkedHashSet<>(StickyKind.all());
         modules.services().forEach(m -> kinds.addAll(m.stickyKinds()));
         for (StickyKind k : kinds) {
@@ -124,6 +125,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         this.routes = new RouteHealth(routeInjector, registry, vservers::values);
         FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
+        Gauge.builder(MetricNames.STICKY_CAPACITY, sticky, StickyTable::capacity)
+                .description("Entries the sticky table was created for").register(registry);
     }
 
     /**
@@ -192,6 +195,12 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     }
 
     private void addVserver(VirtualServerConfig v) throws InterruptedException {
+        // an HA group's virtual server binds before its address arrives (IP_FREEBIND); any other must be local
+        String notLocal = v.standbyGroup() == null ? LocalAddresses.whyNotLocal(v.address()) : null;
+        if (notLocal != null) {
+            throw new IllegalStateException("vserver " + v.name() + ": VIP " + v.address().getHostAddress() + ": "
+                    + notLocal);
+        }
         VirtualServer vs = new VirtualServer(snapshotFor(v), clock, sticky, gate, registry, realsById::get, claims);
         try {
             if (v.service() == null) {
@@ -199,14 +208,18 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             } else {
                 ServiceModule m = services.get(v.service());
                 if (m == null) {
-                    throw new IllegalStateException("no module serves 'service " + v.service() + "'");
+                    throw new IllegalStateException("vserver " + v.name() + ": no module serves 'service " + v.service()
+                            + "'");
                 }
                 vs.start(loops, loop -> transactionRelay(vs, loop, m.newInspector(vs)));
             }
+        } catch (IllegalStateException e) {
+            vs.close();
+            throw e; // names the vserver, its VIP and port, and why
         } catch (Exception e) {
             vs.close();
             throw new IllegalStateException("vserver " + v.name() + ": cannot listen on " + v.address().getHostAddress()
-                    + ":" + v.port() + ": " + e.getMessage(), e);
+                    + " udp " + v.listenPorts() + ": " + e.getMessage(), e);
         }
         vservers.put(v.name(), vs);
     }
@@ -251,22 +264,26 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             }
             config = next;
             startServices();
-            for (VirtualServerConfig v : next.vservers().values()) {
-                VirtualServer existing = vservers.get(v.name());
-                if (existing == null) {
-                    addVserver(v);
-                } else if (existing.snapshot().config().sameListener(v)) {
-                    existing.update(snapshotFor(v));
-                } else {
-                    vservers.remove(v.name());
-                    existing.close();
-                    addVserver(v);
-                }
-            }
+            // listeners that go are closed before new ones bind: a renamed virtual server keeps its VIP
             for (String name : new ArrayList<>(vservers.keySet())) {
                 if (!next.vservers().containsKey(name)) {
                     vservers.remove(name).close();
                 }
+            }
+            List<VirtualServerConfig> added = new ArrayList<>();
+            for (VirtualServerConfig v : next.vservers().values()) {
+                VirtualServer existing = vservers.get(v.name());
+                if (existing != null && existing.snapshot().config().sameListener(v)) {
+                    existing.update(snapshotFor(v));
+                } else {
+                    if (existing != null) {
+                        vservers.remove(v.name()).close();
+                    }
+                    added.add(v);
+                }
+            }
+            for (VirtualServerConfig v : added) {
+                addVserver(v);
             }
             for (String name : new ArrayList<>(farms.keySet())) {
                 if (!next.farms().containsKey(name)) {
@@ -304,6 +321,13 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                 .increment();
         trackPorts.onTransition(real);
         routes.changed();
+        for (ServiceModule m : modules) {
+            try {
+                m.realTransition(real, from, to);
+            } catch (RuntimeException e) {
+                LOG.warn("module {} on real {} -> {}: {}", m.getClass().getSimpleName(), real.label(), to, e.toString());
+            }
+        }
         if (to == RealState.FAILED) {
             ServerFarm farm = farms.get(real.farmName());
             if (farm != null && farm.config().failActionPurge()) {
@@ -399,11 +423,6 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         return loops;
     }
 
-    static String version() {
-        String v = MclbRuntime.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
-    }
-
     /** Closes listeners, stops the loops and closes the sticky table cleanly (no recovery next start). */
     @Override
     public void close() {
@@ -430,6 +449,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         }
         loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         sticky.close();
+        processMetrics.close();
         registry.close();
     }
 }

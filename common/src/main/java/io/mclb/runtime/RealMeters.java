@@ -3,6 +3,7 @@ package io.mclb.runtime;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.metrics.MetricNames;
+import io.mclb.metrics.RealMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -14,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The gauges of every real, registered when a real appears and removed when a reload drops it. */
+/**
+ * The meters of every real (gauges, and the answer meters its {@link RealServer} holds), registered
+ * when a real appears and removed when a reload drops it.
+ */
 final class RealMeters {
     private final MeterRegistry registry;
     private final Map<RealServer, List<Meter>> byReal = new ConcurrentHashMap<>();
@@ -52,6 +56,9 @@ final class RealMeters {
                 .description("Real weight by source").tags(tags).tag("source", "operational").register(registry));
         ms.add(FunctionCounter.builder(MetricNames.REAL_FAILURES, r, RealServer::failures)
                 .description("Failures charged to a real (faildetect input)").tags(tags).register(registry));
+        RealMetrics answers = RealMetrics.register(registry, r.farmName(), r.label());
+        ms.addAll(answers.meters());
+        r.metrics(answers);
         return ms;
     }
 }

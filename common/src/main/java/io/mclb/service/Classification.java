@@ -22,6 +22,7 @@ public final class Classification<T> {
     private DropReason dropReason;
     private ByteBuf localAnswer;
     private boolean keepCopy;
+    private boolean oneWay;
     private int growth;
     private T state;
 
@@ -33,6 +34,7 @@ public final class Classification<T> {
         dropReason = DropReason.MALFORMED;
         localAnswer = null;
         keepCopy = false;
+        oneWay = false;
         growth = 0;
         state = null;
         selection.reset();
@@ -96,6 +98,20 @@ public final class Classification<T> {
     }
 
     /**
+     * No answer will come for this request (e.g. a WiMAX R6 Ack, which closes a Req/Rsp/Ack
+     * exchange): it is forwarded but never waited for, so no timeout charges its real. When it
+     * carries the id and fingerprint of a transaction still tracked for this client (the request
+     * it acknowledges), it continues that transaction: same real, same upstream id, so the real
+     * matches it to its own exchange. Otherwise the real is chosen as for a request and the
+     * transaction only lingers (a retransmission of it takes the same way). Counted in
+     * {@code mclb_one_way_total}, not as an assignment or retransmission.
+     */
+    public Classification<T> oneWay() {
+        this.oneWay = true;
+        return this;
+    }
+
+    /**
      * {@link ServiceInspector#toReal} will append up to {@code octets} to this request (e.g. a
      * RADIUS attribute injected): the engine then makes sure the buffer can grow that much (the
      * only copy on the path, and only then).
@@ -133,6 +149,10 @@ public final class Classification<T> {
 
     public boolean keepsCopy() {
         return keepCopy;
+    }
+
+    public boolean isOneWay() {
+        return oneWay;
     }
 
     public int growth() {

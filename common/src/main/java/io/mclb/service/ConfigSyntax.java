@@ -57,6 +57,22 @@ public interface ConfigSyntax {
     }
 
     /**
+     * The ports an all-ports virtual server ({@code virtual IP udp 0 service SVC}) listens on for
+     * {@code service} (GTP: v1 2123 and v0 3386); empty when the service takes no all-ports form.
+     */
+    default List<Integer> allPorts(String service) {
+        return List.of();
+    }
+
+    /**
+     * The first words of this module's lines in {@code block}, so that a mistyped one can be
+     * answered with the nearest ({@code wieght} -> {@code weight}). Default none.
+     */
+    default List<String> keywords(ConfigBlock block) {
+        return List.of();
+    }
+
+    /**
      * The answer to an offered line.
      *
      * @param record         the line's typed, immutable value (null only for {@link #notMine()})
@@ -64,9 +80,11 @@ public interface ConfigSyntax {
      *                       {@code key 7 <obfuscated>}, so {@code show running-config} never prints
      *                       it in clear), or null to keep the line as written
      * @param storedChildren the same for a stanza's sub-lines, or null
+     * @param changedMeaning for an IOS line mclb takes with another meaning than IOS gives it (an
+     *                       operator migrating must know), what differs; null when it is as IOS
      */
-    record Claim(Object record, List<String> stored, List<List<String>> storedChildren) {
-        private static final Claim NOT_MINE = new Claim(null, null, null);
+    record Claim(Object record, List<String> stored, List<List<String>> storedChildren, String changedMeaning) {
+        private static final Claim NOT_MINE = new Claim(null, null, null, null);
 
         public static Claim notMine() {
             return NOT_MINE;
@@ -74,17 +92,22 @@ public interface ConfigSyntax {
 
         /** Keeps the line as written, with its record. */
         public static Claim of(Object record) {
-            return new Claim(Objects.requireNonNull(record, "record"), null, null);
+            return new Claim(Objects.requireNonNull(record, "record"), null, null, null);
         }
 
         /** Keeps the line stored as {@code tokens} (e.g. with its secret obfuscated). */
         public static Claim of(Object record, List<String> tokens) {
-            return new Claim(Objects.requireNonNull(record, "record"), tokens, null);
+            return new Claim(Objects.requireNonNull(record, "record"), tokens, null, null);
         }
 
         /** Keeps a stanza stored as {@code header} and {@code children} (either may be null: as written). */
         public static Claim stanza(Object record, List<String> header, List<List<String>> children) {
-            return new Claim(Objects.requireNonNull(record, "record"), header, children);
+            return new Claim(Objects.requireNonNull(record, "record"), header, children, null);
+        }
+
+        /** This claim, for a line mclb takes with another meaning than IOS: {@code why} says what differs. */
+        public Claim changedMeaning(String why) {
+            return new Claim(record, stored, storedChildren, why);
         }
 
         public boolean claimed() {

@@ -34,15 +34,26 @@ public interface ServiceInspector<T> {
      * Fixed facts of the protocol, read once when the relay is built.
      *
      * @param idBits          width of the request id the engine rewrites per upstream path
-     *                        (8 RADIUS, 16 GTP)
+     *                        (8 RADIUS, 16 GTP); with {@code idsPassThrough}, the width of the
+     *                        part of the client's id an answer carries back (Mobile IP: the low
+     *                        32 bits of the Identification)
      * @param upstreamSockets sockets per event loop toward the reals (1..64). Each (socket, real)
      *                        pair is a path with its own id space, so a narrow id (RADIUS: 256)
      *                        does not cap the requests in flight to one real at 256 per loop.
      * @param requestTimeoutMs how long a request waits for its answer before its real is charged a
      *                        failure; an answered one lingers as long (at most 15 s) for late
      *                        retransmissions
+     * @param idsPassThrough  the request must reach the real unmodified (a Mobile IP registration:
+     *                        the MN-HA authenticator covers its Identification), so the upstream id
+     *                        is the client's own id ({@link Classification#id()} masked to
+     *                        {@code idBits}) and {@link #toReal} writes nothing. Two requests in
+     *                        flight to one real with the same id would be indistinguishable by
+     *                        their answers: the second takes the same id on the real's next
+     *                        upstream socket (another source port, so another path), and when
+     *                        every socket of that real holds the id for a request still waiting,
+     *                        it is dropped as {@code upstream_id_in_use}, never mismatched
      */
-    record Shape(int idBits, int upstreamSockets, long requestTimeoutMs) {
+    record Shape(int idBits, int upstreamSockets, long requestTimeoutMs, boolean idsPassThrough) {
         public Shape {
             if (requestTimeoutMs < 1) {
                 throw new IllegalArgumentException("request timeout " + requestTimeoutMs + " ms");
@@ -53,6 +64,11 @@ public interface ServiceInspector<T> {
             if (upstreamSockets < 1 || upstreamSockets > 64) {
                 throw new IllegalArgumentException("upstream sockets " + upstreamSockets + " not in 1..64");
             }
+        }
+
+        /** A shape whose ids the engine rewrites per upstream path (GTP, RADIUS, WiMAX R6). */
+        public Shape(int idBits, int upstreamSockets, long requestTimeoutMs) {
+            this(idBits, upstreamSockets, requestTimeoutMs, false);
         }
     }
 
@@ -70,7 +86,8 @@ public interface ServiceInspector<T> {
 
     /**
      * Last change before a request leaves for {@link Transaction#real()}: must write
-     * {@link Transaction#upstreamId()} into the datagram's id field; may patch or re-sign it in
+     * {@link Transaction#upstreamId()} into the datagram's id field (unless the shape passes ids
+     * through: then the upstream id already is the client's and nothing may change); may patch or re-sign it in
      * place, and append at most the {@link Classification#grow growth} declared at classify.
      * Called for every send of the transaction: the first, each retransmission (same real, same
      * upstream id) and each reassignment (new real, new upstream id).

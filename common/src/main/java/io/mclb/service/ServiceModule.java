@@ -46,7 +46,26 @@ public interface ServiceModule {
     default void start(ServiceContext ctx) throws Exception {
     }
 
+    /**
+     * A real changed state (every transition {@link io.mclb.farm.RealStateListener} reports, e.g.
+     * to FAILED), so a module can act on its own per-real state ({@code failaction asn purge}).
+     * Called on the thread that caused it (an event loop, a probe, the config thread): must be
+     * quick and must not throw; a walk over many entries belongs on the module's own executor.
+     */
+    default void realTransition(io.mclb.farm.RealServer real, io.mclb.farm.RealState from,
+                                io.mclb.farm.RealState to) {
+    }
+
     /** Called when the runtime closes: stop timers, flush persisted state. */
+    /**
+     * The {@code show} views this module adds ({@code GET /api/v1/NAME}, {@code mclb show NAME
+     * ...}), e.g. {@code gtp} for {@code show gtp gsn}. Registered once when the admin listener
+     * starts; a view reads the module's live state.
+     */
+    default java.util.Map<String, io.mclb.admin.AdminServer.View> views() {
+        return java.util.Map.of();
+    }
+
     default void stop() {
     }
 }

@@ -44,6 +44,7 @@ public final class ChronicleStickyTable implements StickyTable {
     private final Runnable afterClose;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LongAdder refusedFull = new LongAdder();
+    private final long capacity;
     /** At most one "table full" warning per interval: the condition lasts, the log must not flood. */
     private final AtomicLong lastFullLogMs = new AtomicLong(Long.MIN_VALUE / 2);
     private static final long FULL_LOG_INTERVAL_MS = 10_000;
@@ -51,10 +52,12 @@ public final class ChronicleStickyTable implements StickyTable {
 
     /**
      * @param map        an open map of {@link StickyKey#SIZE}-byte keys to {@link StickyValue#SIZE}-byte values
+     * @param capacity   entries the map was created for
      * @param afterClose run once after the map is closed (marker removal, lock release)
      */
-    ChronicleStickyTable(ChronicleMap<byte[], byte[]> map, Runnable afterClose) {
+    ChronicleStickyTable(ChronicleMap<byte[], byte[]> map, long capacity, Runnable afterClose) {
         this.map = map;
+        this.capacity = capacity;
         this.afterClose = afterClose;
         for (int i = 0; i < KIND_CODES; i++) {
             counts[i] = new LongAdder();
@@ -148,6 +151,11 @@ public final class ChronicleStickyTable implements StickyTable {
     @Override
     public long refusedFull() {
         return refusedFull.sum();
+    }
+
+    @Override
+    public long capacity() {
+        return capacity;
     }
 
     @Override

@@ -58,7 +58,8 @@ public final class DataDirLock implements AutoCloseable {
         }
         if (lock == null) {
             closeQuietly(channel);
-            throw new IllegalStateException("data directory " + dataDir + " is in use by another mclb process");
+            throw new IllegalStateException("data directory " + dataDir + " is in use by another mclb process"
+                    + holder(file) + ": stop it, or give this one its own with --data-dir DIR or 'mclb data-dir DIR'");
         }
         try {
             channel.truncate(0);
@@ -67,6 +68,16 @@ public final class DataDirLock implements AutoCloseable {
             // the pid is a courtesy for operators; the lock itself is what matters
         }
         return new DataDirLock(dataDir, channel, lock);
+    }
+
+    /** " (pid N)" from the lock file, when the holder wrote one that is still alive. */
+    private static String holder(Path file) {
+        try {
+            long pid = Long.parseLong(java.nio.file.Files.readString(file, StandardCharsets.US_ASCII).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent() ? " (pid " + pid + ")" : "";
+        } catch (IOException | NumberFormatException e) {
+            return "";
+        }
     }
 
     public Path dataDir() {

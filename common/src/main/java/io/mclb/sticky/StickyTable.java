@@ -37,6 +37,12 @@ public interface StickyTable extends AutoCloseable {
     /** Puts refused because the table was full, since it was opened. */
     long refusedFull();
 
+    /**
+     * Entries the table was created for ({@code mclb sticky entries} when the file was made). Chronicle
+     * takes somewhat more before it refuses, so {@link #size()} near this is the time to resize.
+     */
+    long capacity();
+
     /** Removes an entry if present and publishes the removal; true if it was present. */
     boolean remove(StickyKey key, StickyChangeListener.RemoveReason reason);
 

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@link ChronicleStickyTable#close()}; finding it at open means the previous run died
  *       (e.g. {@code kill -9}) possibly holding a segment lock, so the map is opened with
  *       {@code recoverPersistedTo} (a plain open would block 60 s on such a lock and then fail);
- *   <li>{@code sticky.entries}: the capacity the file was created with, for the log only.
+ *   <li>{@code sticky.entries}: the capacity the file was created with, for the log and
+ *       {@code mclb_sticky_capacity}.
  * </ul>
  *
  * <p><b>Capacity is fixed when {@code sticky.dat} is created.</b> A different
@@ -70,7 +71,7 @@ public final class StickyTables {
             boolean dirty = Files.exists(marker);
             Files.writeString(marker, ProcessHandle.current().pid() + " " + Instant.now() + "\n");
             ChronicleMap<byte[], byte[]> map = openMap(dataDir, capacity, dirty);
-            return new ChronicleStickyTable(map, () -> {
+            return new ChronicleStickyTable(map, createdCapacity(dataDir.resolve(CAPACITY_FILE), capacity), () -> {
                 try {
                     Files.deleteIfExists(marker);
                 } catch (IOException e) {
@@ -122,15 +123,22 @@ public final class StickyTables {
     }
 
     private static void logCapacity(Path capacityFile, long requested, Path file) {
-        try {
-            long created = Long.parseLong(Files.readString(capacityFile, StandardCharsets.US_ASCII).trim());
-            if (created != requested) {
-                LOG.info("sticky table {} keeps the capacity it was created with ({} entries); the configured {} applies "
-                        + "only to a new file", file, created, requested);
-            }
-        } catch (IOException | NumberFormatException e) {
+        long created = createdCapacity(capacityFile, -1);
+        if (created < 0) {
             LOG.info("sticky table {}: capacity it was created with is unknown; the configured {} applies only to a new file",
                     file, requested);
+        } else if (created != requested) {
+            LOG.info("sticky table {} keeps the capacity it was created with ({} entries); the configured {} applies "
+                    + "only to a new file", file, created, requested);
+        }
+    }
+
+    /** The capacity {@code sticky.entries} records, or {@code otherwise} when it is missing or unreadable. */
+    private static long createdCapacity(Path capacityFile, long otherwise) {
+        try {
+            return Long.parseLong(Files.readString(capacityFile, StandardCharsets.US_ASCII).trim());
+        } catch (IOException | NumberFormatException e) {
+            return otherwise;
         }
     }
 

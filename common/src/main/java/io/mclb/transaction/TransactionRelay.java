@@ -31,12 +31,18 @@ import java.util.concurrent.TimeUnit;
  * retransmissions the real is charged a failure and the request moves. A request unanswered for
  * the request timeout charges its real a failure. All tables are confined to {@link #loop}: no locks.
  *
+ * <p>Two variations a shape or classification asks for: ids that pass through unmodified (the
+ * upstream id is the client's, {@link ServiceInspector.Shape#idsPassThrough}), and one-way
+ * requests that expect no answer ({@link Classification#oneWay}).
+ *
  * @param <T> the inspector's per-transaction state
  */
 public final class TransactionRelay<T> extends Relay {
     private static final long AGE_PERIOD_MS = 50;
     /** Declared once: {@link DropReason#of} is for start-up, not per datagram. */
     static final DropReason REJECTED_BY_INSPECTOR = DropReason.of("rejected_by_inspector");
+    /** Pass-through ids: every upstream socket to the real has a request waiting with this id. */
+    static final DropReason UPSTREAM_ID_IN_USE = DropReason.of("upstream_id_in_use");
     static final long MAX_LINGER_NS = 15_000_000_000L;
 
     private final ServiceInspector<T> inspector;
@@ -62,7 +68,7 @@ public final class TransactionRelay<T> extends Relay {
         ServiceInspector.Shape shape = inspector.shape();
         this.timeoutNs = shape.requestTimeoutMs() * 1_000_000L;
         this.lingerNs = Math.min(timeoutNs, MAX_LINGER_NS);
-        this.table = new TransactionTable(shape.idBits(), shape.upstreamSockets());
+        this.table = new TransactionTable(shape.idBits(), shape.upstreamSockets(), shape.idsPassThrough());
         VserverSnapshot s = vs.snapshot();
         InetAddress family = s.farm().reals().length > 0 ? s.farm().reals()[0].address() : s.config().address();
         this.sockets = new PathSockets(shape.upstreamSockets(), i -> bindUpstream(family, i));
@@ -104,6 +110,14 @@ public final class TransactionRelay<T> extends Relay {
         long nowNs = clock.nanoTime();
         long clientKey = TransactionTable.clientKey(client, c.id(), c.fingerprint());
         Transaction<T> tx = cast(table.byClient(clientKey, client, c.id(), c.fingerprint()));
+        if (tx != null && c.isOneWay()) {
+            // continues the exchange it acknowledges: same real, same upstream id, nothing awaited
+            metrics().oneWay.increment();
+            ByteBuf buf = toReal(packet.content(), tx);
+            tx.realRequests.increment();
+            sockets.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+            return;
+        }
         if (tx != null) {
             retransmission(packet, s, tx, nowNs);
             return;
@@ -129,15 +143,31 @@ public final class TransactionRelay<T> extends Relay {
             tx.requestCopy = packet.content().copy();
         }
         tx.holdsReal = true;
-        metrics().assignments.increment();
+        if (c.isOneWay()) {
+            metrics().oneWay.increment();
+        } else {
+            metrics().assignments.increment();
+        }
         if (!send(tx, real, packet.content(), nowNs)) {
             real.release();
             tx.holdsReal = false;
-            drop(packet, DropReason.ID_SPACE_EXHAUSTED);
+            drop(packet, idUnavailable());
             tx.releaseCopy();
             return;
         }
         table.addClient(tx);
+        if (c.isOneWay()) {
+            // nothing will answer: it only lingers, so a retransmission of it takes the same way
+            real.release();
+            tx.holdsReal = false;
+            tx.answered = true;
+            table.answered(tx, nowNs);
+            tx.releaseCopy();
+        }
+    }
+
+    private DropReason idUnavailable() {
+        return table.passesIdsThrough() ? UPSTREAM_ID_IN_USE : DropReason.ID_SPACE_EXHAUSTED;
     }
 
     private void retransmission(DatagramPacket packet, VserverSnapshot s, Transaction<T> tx, long nowNs) {
@@ -151,7 +181,7 @@ public final class TransactionRelay<T> extends Relay {
             if (next != null) {
                 metrics().countReassignment("unanswered");
                 if (!send(tx, next, packet.content(), nowNs)) {
-                    drop(packet, DropReason.ID_SPACE_EXHAUSTED);
+                    drop(packet, idUnavailable());
                 }
                 return;
             }
@@ -192,7 +222,7 @@ public final class TransactionRelay<T> extends Relay {
 
     /** Gives the transaction an upstream id on the real's path and writes the request there. */
     private boolean send(Transaction<T> tx, RealServer real, ByteBuf buf, long nowNs) {
-        InetSocketAddress target = vs.targetOf(real);
+        InetSocketAddress target = targetOf(real);
         if (!table.assignUpstream(tx, real, target)) {
             return false;
         }
@@ -244,17 +274,21 @@ public final class TransactionRelay<T> extends Relay {
             return;
         }
         if (tx.answered) {
+            tx.real.metrics().responded();
             forward(packet, tx); // the real replayed its answer to a late retransmission
             return;
         }
         long nowNs = clock.nanoTime();
+        long latencyNs = nowNs - tx.sentNs;
+        // per real: every answer it gave, a reject that moves the request included
+        tx.real.metrics().answered(latencyNs);
         if (verdict == ResponseVerdict.REASSIGN) {
             reassignOnAnswer(packet, tx, nowNs);
             return;
         }
         tx.answered = true;
         table.answered(tx, nowNs);
-        metrics().upstreamLatency.record(nowNs - tx.sentNs, TimeUnit.NANOSECONDS);
+        metrics().upstreamLatency.record(latencyNs, TimeUnit.NANOSECONDS);
         tx.real.onAnswered(nowNs);
         if (tx.holdsReal && verdict == ResponseVerdict.FORWARD) {
             tx.real.release();
@@ -287,11 +321,13 @@ public final class TransactionRelay<T> extends Relay {
             tx.releaseCopy();
             return;
         }
-        metrics().countReassignment("cause");
         ByteBuf copy = tx.requestCopy.retainedDuplicate();
-        if (!send(tx, next, copy, nowNs)) {
+        if (send(tx, next, copy, nowNs)) {
+            metrics().countReassignment("cause");
+        } else {
+            // one outcome per datagram: the answer is counted as this drop, not also as a reassignment
             copy.release();
-            metrics().countDrop(DropReason.ID_SPACE_EXHAUSTED);
+            metrics().countDrop(idUnavailable());
         }
     }
 
@@ -355,5 +391,21 @@ public final class TransactionRelay<T> extends Relay {
     @SuppressWarnings("unchecked")
     private static <T> Transaction<T> cast(Transaction<?> tx) {
         return (Transaction<T>) tx;
+    }
+
+    @Override
+    protected void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
+                                   java.util.List<io.mclb.vserver.Connection> into) {
+        long now = clock.nanoTime();
+        table.forEachLive(tx -> {
+            if (into.size() < limit && wanted.test(tx.client) && tx.real() != null) {
+                long idle = ((tx.answered ? tx.answeredNs : tx.sentNs) == 0 ? 0
+                        : now - (tx.answered ? tx.answeredNs : tx.sentNs)) / 1_000_000;
+                into.add(new io.mclb.vserver.Connection(vs.name(), vipPort(), tx.client, tx.real(),
+                        tx.answered ? "ESTAB" : "INIT", (now - tx.createdNs) / 1_000_000, idle,
+                        "id " + tx.originalId + " -> " + tx.upstreamId + ", retransmissions " + tx.retransmissions
+                                + ", reassignments " + tx.reassignments));
+            }
+        });
     }
 }

@@ -31,6 +31,10 @@ import java.util.HashMap;
  * transaction whose id has since been taken over (a whole id cycle later on that path) matches
  * the new transaction. RADIUS rejects it (it fails verification against the new request
  * authenticator); for GTP it takes more than 65,536 newer requests on one path within the linger.
+ *
+ * <p>A table whose ids pass through ({@link io.mclb.service.ServiceInspector.Shape#idsPassThrough},
+ * Mobile IP) allocates nothing: the upstream id is the client's id, and only the socket is chosen
+ * so that no two requests waiting on one path share it ({@link #assignUpstream}).
  */
 final class TransactionTable {
     private final long idMask;
@@ -40,6 +44,7 @@ final class TransactionTable {
     private final int sockets;
     /** ids to probe on one path before moving on: the whole space when it is small (RADIUS) */
     private final int probesPerPath;
+    private final boolean passThrough;
     private long[] nextId = new long[8];
     /** per real: the socket new requests use first */
     private int[] currentSocket = new int[8];
@@ -56,9 +61,14 @@ final class TransactionTable {
     }
 
     TransactionTable(int idBits, int sockets) {
+        this(idBits, sockets, false);
+    }
+
+    TransactionTable(int idBits, int sockets, boolean passThrough) {
         this.idMask = idBits >= 63 ? Long.MAX_VALUE : (1L << idBits) - 1;
         this.sockets = sockets;
         this.probesPerPath = (int) Math.min(MAX_PROBES, idMask + 1);
+        this.passThrough = passThrough;
     }
 
     /** The upstream socket the transaction's id belongs to. */
@@ -101,6 +111,9 @@ final class TransactionTable {
      */
     boolean assignUpstream(Transaction<?> tx, RealServer real, InetSocketAddress target) {
         int base = baseOf(target);
+        if (passThrough) {
+            return assignOwnId(tx, real, target, base);
+        }
         int first = currentSocket[base];
         for (int n = 0; n < sockets; n++) {
             int socket = (first + n) % sockets;
@@ -126,6 +139,36 @@ final class TransactionTable {
             }
         }
         return false;
+    }
+
+    /**
+     * Pass-through ids: the client's own id on the first of the real's sockets where no request
+     * still waiting holds it (a lingering answered one gives it up); false when every socket's
+     * path has it waiting. The current socket is not moved: the id, not the load, decides.
+     */
+    private boolean assignOwnId(Transaction<?> tx, RealServer real, InetSocketAddress target, int base) {
+        long id = tx.originalId & idMask;
+        for (int socket = 0; socket < sockets; socket++) {
+            int path = base * sockets + socket;
+            long k = upstreamKey(path, id);
+            Transaction<?> holder = byUpstream.get(k);
+            if (holder == null || holder.answered) {
+                if (holder != null) {
+                    retire(holder);
+                }
+                tx.real = real;
+                tx.target = target;
+                tx.path = path;
+                tx.upstreamId = id;
+                byUpstream.put(k, tx);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean passesIdsThrough() {
+        return passThrough;
     }
 
     void removeUpstream(Transaction<?> tx) {
@@ -195,6 +238,18 @@ final class TransactionTable {
             byClient.remove(tx.clientKey);
         }
         removeUpstream(tx);
+    }
+
+    /** Every live transaction, pending or lingering, once each (for {@code show conns}, not the data path). */
+    void forEachLive(java.util.function.Consumer<Transaction<?>> each) {
+        java.util.Set<Transaction<?>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (ArrayDeque<Transaction<?>> q : java.util.List.of(pending, answered)) {
+            for (Transaction<?> tx : q) {
+                if (!tx.done && seen.add(tx)) {
+                    each.accept(tx);
+                }
+            }
+        }
     }
 
     /** Transactions pending or lingering. */

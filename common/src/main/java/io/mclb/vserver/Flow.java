@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
  */
 final class Flow {
     final InetSocketAddress client;
+    final long createdNs;
     RealServer real;
     InetSocketAddress target;
     FlowSocket socket;
@@ -22,7 +23,8 @@ final class Flow {
     byte[] stickyKey;
     io.micrometer.core.instrument.Counter realRequests;
 
-    Flow(InetSocketAddress client) {
+    Flow(InetSocketAddress client, long createdNs) {
         this.client = client;
+        this.createdNs = createdNs;
     }
 }

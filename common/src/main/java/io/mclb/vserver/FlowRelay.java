@@ -113,7 +113,7 @@ public final class FlowRelay extends Relay {
         if (real == null) {
             return null;
         }
-        Flow flow = new Flow(client);
+        Flow flow = new Flow(client, nowNs);
         if (sel.isSticky()) {
             flow.stickyKey = sel.stickyKey().bytes().clone();
         }
@@ -152,7 +152,7 @@ public final class FlowRelay extends Relay {
     }
 
     private boolean bind(Flow flow, RealServer real) {
-        InetSocketAddress target = vs.targetOf(real);
+        InetSocketAddress target = targetOf(real);
         FlowSocket up = socketFor(target);
         if (up == null) {
             return false;
@@ -234,6 +234,7 @@ public final class FlowRelay extends Relay {
         }
         long nowNs = clock.nanoTime();
         flow.lastSeenNs = nowNs;
+        flow.real.metrics().responded();
         if (flow.unanswered != 0) {
             flow.unanswered = 0;
             flow.real.onAnswered(nowNs);
@@ -331,5 +332,21 @@ public final class FlowRelay extends Relay {
             dirty.get(i).flush();
         }
         dirty.clear();
+    }
+
+    @Override
+    protected void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
+                                   java.util.List<Connection> into) {
+        long now = clock.nanoTime();
+        for (Flow f : flows.values()) {
+            if (into.size() >= limit) {
+                return;
+            }
+            if (wanted.test(f.client)) {
+                long idle = (now - f.lastSeenNs) / 1_000_000;
+                into.add(new Connection(vs.name(), vipPort(), f.client, f.real, "ESTAB", (now - f.createdNs) / 1_000_000, idle,
+                        "unanswered " + f.unanswered + ", to " + f.target));
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.mclb.vserver;
 
+import io.mclb.farm.RealServer;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.DropReason;
 import io.mclb.net.UdpSockets;
@@ -43,6 +44,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     protected final RealSelector selector;
     private final long agePeriodMs;
     private Channel vip;
+    private int vipPort;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
     private boolean warnedInternal;
@@ -78,9 +80,30 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     /** Closes the upstream sockets and releases what the relay holds on reals. */
     protected abstract void closeRelay();
 
+    /**
+     * {@code show conns}: adds this loop's connections whose client {@code wanted} accepts, until
+     * {@code into} holds {@code limit}. Runs on {@link #loop()}.
+     */
+    protected abstract void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
+                                            java.util.List<Connection> into);
+
+    /** {@link #listConnections} from another thread: queued on the loop, awaited at most 2 s. */
+    final java.util.List<Connection> connections(java.util.function.Predicate<InetSocketAddress> wanted, int limit) {
+        java.util.List<Connection> rows = new java.util.ArrayList<>();
+        try {
+            loop.submit(() -> listConnections(wanted, limit, rows)).get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.debug("vserver {}: connections not listed: {}", vs.name(), e.toString());
+        }
+        return rows;
+    }
+
     @Override
     public final void channelActive(ChannelHandlerContext c) {
         vip = c.channel();
+        vipPort = ((InetSocketAddress) vip.localAddress()).getPort();
         ager = loop.scheduleAtFixedRate(this::ageSafely, agePeriodMs, agePeriodMs, TimeUnit.MILLISECONDS);
         c.fireChannelActive();
     }
@@ -126,6 +149,16 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
             return null;
         }
         return vs.snapshot();
+    }
+
+    /** The port this relay's listener is bound to (one of an all-ports virtual server's). */
+    protected final int vipPort() {
+        return vipPort;
+    }
+
+    /** Where a request for {@code real} goes from this relay's listener. */
+    protected final InetSocketAddress targetOf(RealServer real) {
+        return vs.targetOf(real, vipPort);
     }
 
     /** Writes an answer to the client from the virtual address (flushed after the batch). */

@@ -5,6 +5,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.metrics.MetricNames;
 import io.mclb.metrics.VserverMetrics;
+import io.mclb.net.BindFailures;
 import io.mclb.net.Transports;
 import io.mclb.sticky.StickyTable;
 import io.mclb.net.UdpSockets;
@@ -87,6 +88,19 @@ public final class VirtualServer implements AutoCloseable {
         metrics.keep(Gauge.builder(MetricNames.VSERVER_SERVICEABLE, this, v -> v.serviceable() ? 1 : 0)
                 .description("1 while the virtual server is in service, HA-active and has a real up")
                 .tag("vserver", name).register(registry));
+        countRealRequestsOf(snapshot);
+    }
+
+    /** The per-real request counters of the farms' reals exist from the start (at 0), not from their first request. */
+    private void countRealRequestsOf(VserverSnapshot s) {
+        for (RealServer r : s.farm().reals()) {
+            realRequests(r);
+        }
+        if (s.backup() != null) {
+            for (RealServer r : s.backup().reals()) {
+                realRequests(r);
+            }
+        }
     }
 
     /**
@@ -96,22 +110,44 @@ public final class VirtualServer implements AutoCloseable {
      */
     public void start(EventLoopGroup group, Function<EventLoop, Relay> relayFactory) throws InterruptedException {
         VirtualServerConfig c = snapshot.config();
-        InetSocketAddress vip = new InetSocketAddress(c.address(), c.port());
         List<EventLoop> loops = new ArrayList<>();
         for (EventExecutor e : group) {
             loops.add((EventLoop) e);
         }
-        for (EventLoop loop : loops) {
-            Relay relay = relayFactory.apply(loop);
-            synchronized (relays) {
-                relays.add(relay);
+        // an all-ports virtual server has a relay per port and loop: each answers on its own port
+        for (int port : c.listenPorts()) {
+            InetSocketAddress vip = new InetSocketAddress(c.address(), port);
+            String what = "vserver " + name + ": VIP " + c.address().getHostAddress() + " udp " + port;
+            // SO_REUSEPORT would let a second mclb (same user) bind this port too and take half the
+            // traffic. Not for an HA group's virtual server: both nodes of a pair may share a host
+            // (tests, a lab), and which one serves is the group's decision, not the socket's.
+            if (c.standbyGroup() == null) {
+                try {
+                    UdpSockets.requireNoOtherOwner(vip);
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+                }
             }
-            Channel ch = UdpSockets.listener(c.address()).group(loop).handler(relay.handler()).bind(vip).sync().channel();
-            LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
-            warnIfBufferCapped(ch);
+            for (EventLoop loop : loops) {
+                Relay relay = relayFactory.apply(loop);
+                synchronized (relays) {
+                    relays.add(relay);
+                }
+                Channel ch;
+                try {
+                    ch = UdpSockets.listener(c.address()).group(loop).handler(relay.handler()).bind(vip).sync()
+                            .channel();
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) { // Netty rethrows the bind's IOException undeclared
+                    throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+                }
+                LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
+                warnIfBufferCapped(ch);
+            }
+            LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
+                    Transports.nativeEpoll() ? "epoll" : "nio");
         }
-        LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
-                Transports.nativeEpoll() ? "epoll" : "nio");
     }
 
     private static final java.util.concurrent.atomic.AtomicBoolean BUFFER_WARNED = new java.util.concurrent.atomic.AtomicBoolean();
@@ -166,6 +202,7 @@ public final class VirtualServer implements AutoCloseable {
 
     /** Reload: the relays read the new configuration and farms from their next datagram on. */
     public void update(VserverSnapshot next) {
+        countRealRequestsOf(next);
         this.snapshot = next;
     }
 
@@ -236,15 +273,37 @@ public final class VirtualServer implements AutoCloseable {
         return 0x8000 | (int) (io.mclb.sticky.Hashing.murmur64(b, 0, b.length, 7) & 0x7fff);
     }
 
-    /** Where datagrams for a real go: its own port, or this virtual server's port. */
-    public InetSocketAddress targetOf(RealServer real) {
-        int port = real.port() != 0 ? real.port() : snapshot.config().port();
+    /**
+     * Where datagrams for a real go: its own port, or the port the request came in on (the
+     * virtual server's, or for an all-ports one the port of that listener: GTPv0 to 3386).
+     */
+    public InetSocketAddress targetOf(RealServer real, int listenPort) {
+        int port = real.port() != 0 ? real.port() : listenPort;
         return new InetSocketAddress(real.address(), port);
     }
 
     /** The per-real request counter of this virtual server; resolved per new flow, not per datagram. */
     public Counter realRequests(RealServer real) {
         return realRequests.computeIfAbsent(real, r -> metrics.realRequests(r.farmName(), r.label()));
+    }
+
+    /**
+     * {@code show conns}: at most {@code limit} connections of every loop whose client
+     * {@code wanted} accepts, each loop listing its own (from the admin thread, never the data path).
+     */
+    public List<Connection> connections(java.util.function.Predicate<InetSocketAddress> wanted, int limit) {
+        List<Relay> copy;
+        synchronized (relays) {
+            copy = new ArrayList<>(relays);
+        }
+        List<Connection> all = new ArrayList<>();
+        for (Relay r : copy) {
+            if (all.size() >= limit) {
+                break;
+            }
+            all.addAll(r.connections(wanted, limit - all.size()));
+        }
+        return all;
     }
 
     /** Plain UDP flows tracked now, summed over loops. */

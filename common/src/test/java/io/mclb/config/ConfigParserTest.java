@@ -51,6 +51,15 @@ class ConfigParserTest {
     }
 
     @Test
+    void emptyConfigurationIsAWarningNamingTheFile() throws Exception {
+        MclbConfig c = parse("! nothing yet\nmclb admin 127.0.0.1 18080\n");
+
+        assertThat(c.warnings()).extracting(ConfigError::toString).containsExactly(
+                "t.cfg: warning: empty configuration: no server farm, no virtual server; mclb would serve nothing");
+        assertThat(parse(ISSUE_EXAMPLE).warnings()).isEmpty();
+    }
+
+    @Test
     void issueExampleParsesWithIosDefaults() throws Exception {
         MclbConfig c = parse(ISSUE_EXAMPLE);
 
@@ -159,9 +168,11 @@ class ConfigParserTest {
                 """);
 
         assertThat(c.warnings()).extracting(ConfigError::toString).containsExactly(
-                "t.cfg:1: warning: ignored 'ip slb entries conn 10000': not used by mclb",
+                "t.cfg:1: warning: ignored 'ip slb entries conn 10000': not used by mclb"
+                        + " (mclb sizes its tables itself: 'mclb sticky entries' for the sticky table)",
                 "t.cfg:3: warning: ignored 'probe PING': not used by mclb",
-                "t.cfg:8: warning: ignored 'replicate casa 10.0.0.1 10.0.0.2 4231 password 0 ***': not used by mclb");
+                "t.cfg:8: warning: ignored 'replicate casa 10.0.0.1 10.0.0.2 4231 password 0 ***': not used by mclb"
+                        + " (stateful backup: the HA module takes 'replicate casa' lines, and it is not loaded here)");
         assertThat(ConfigWriter.write(c)).doesNotContain("probe", "replicate", "entries", "s3cret");
     }
 
@@ -293,7 +304,7 @@ class ConfigParserTest {
     }
 
     @Test
-    void extensionRulesRunOnlyOnAStructurallySoundConfiguration() {
+    void extensionRulesReportEveryErrorInOnePassButNoneThatFollowsFromARefusedLine() {
         String vserver = """
                 ip slb serverfarm F
                  real 10.0.0.1
@@ -303,9 +314,14 @@ class ConfigParserTest {
                  sticky fake key
                 """;
         assertThat(errors(vserver, FAKE)).containsExactly("t.cfg:3: vserver V: 'sticky fake key' needs service fake-svc");
+        // an engine error elsewhere no longer hides the module's (the operator fixes both at once)
         assertThat(errors(vserver + "ip slb vserver W\n", FAKE))
-                .containsExactly("t.cfg:7: vserver W: no virtual line, add 'virtual IP udp PORT'",
+                .containsExactly("t.cfg:3: vserver V: 'sticky fake key' needs service fake-svc",
+                        "t.cfg:7: vserver W: no virtual line, add 'virtual IP udp PORT'",
                         "t.cfg:7: vserver W: no serverfarm line, add 'serverfarm NAME'");
+        // a refused virtual line: its vserver's service is unknown, so the module's rule would only repeat it
+        assertThat(errors(vserver.replace("udp 53", "udp 99999"), FAKE))
+                .containsExactly("t.cfg:4: virtual 10.0.0.100 port 99999: out of range, allowed 1..65535");
     }
 
     @Test
@@ -314,7 +330,7 @@ class ConfigParserTest {
         RealConfig real = RealConfig.defaults(InetAddress.getByName("10.0.0.1"), 0, at);
         ServerFarmConfig farm = new ServerFarmConfig("F", PredictorKind.ROUNDROBIN, null, false, List.of(real, real),
                 List.of(), at);
-        VirtualServerConfig v = new VirtualServerConfig("V", InetAddress.getByName("10.0.0.100"), 53, null, "G",
+        VirtualServerConfig v = new VirtualServerConfig("V", InetAddress.getByName("10.0.0.100"), 53, List.of(), null, "G",
                 null, false, 30, null, List.of(), true, null, List.of(), new SourceRef("built", 9));
         MclbConfig c = new MclbConfig(GlobalConfig.defaults(), java.util.Map.of("F", farm), java.util.Map.of("V", v),
                 List.of(), List.of(), null);

@@ -235,7 +235,8 @@ class ChronicleStickyTableTest {
     void aSecondOpenOfTheSameDataDirectoryFails() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> StickyTables.open(dir, 10_000))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("data directory " + dir + " is in use by another mclb process");
+                .hasMessageStartingWith("data directory " + dir + " is in use by another mclb process (pid "
+                        + ProcessHandle.current().pid() + ")");
         assertThat(dir.resolve(StickyTables.DIRTY_MARKER)).as("the failed open leaves the owner's marker").exists();
         table.put(imsi("1"), value(1, NOW_S + 60));
         assertThat(table.size()).isEqualTo(1);

@@ -51,7 +51,8 @@ class StickyCrashRecoveryTest {
         // while the child lives, its data directory is locked against this process too
         assertThatThrownBy(() -> StickyTables.open(dir, CAPACITY))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("data directory " + dir + " is in use by another mclb process");
+                .hasMessage("data directory " + dir + " is in use by another mclb process (pid " + child.pid()
+                        + "): stop it, or give this one its own with --data-dir DIR or 'mclb data-dir DIR'");
 
         child.destroyForcibly(); // SIGKILL: no shutdown hooks, locks possibly held in the mapped file
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();

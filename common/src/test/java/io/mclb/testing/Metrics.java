@@ -16,4 +16,18 @@ public final class Metrics {
         }
         return sum;
     }
+
+    /**
+     * The value of one series in Prometheus text, named exactly as a scraper sees it (labels in
+     * Micrometer's order, alphabetical), e.g. {@code mclb_drops_total{reason="malformed",vserver="V"}};
+     * NaN when the scrape has no such series.
+     */
+    public static double sample(String exposition, String series) {
+        for (String line : exposition.split("\n")) {
+            if (line.startsWith(series + " ")) {
+                return Double.parseDouble(line.substring(series.length() + 1).trim());
+            }
+        }
+        return Double.NaN;
+    }
 }

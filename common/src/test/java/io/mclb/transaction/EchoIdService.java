@@ -25,7 +25,8 @@ import java.util.List;
  * | type   | id (16 bit, BE)  | stickyLen| sticky bytes   | payload |
  * +--------+--------+--------+----------+----------------+---------+
  * type: 1 request, 2 response, 3 local echo request (mclb answers), 4 reject,
- *       5 follow-up request (the sticky bytes are the 8-byte id of the real it belongs to)
+ *       5 follow-up request (the sticky bytes are the 8-byte id of the real it belongs to),
+ *       6 one-way request (an "ack": no answer comes; the real records it and stays silent)
  * </pre>
  *
  * A response whose payload starts with {@link #SESSION_FLAG} is judged FORWARD_SESSION, one
@@ -38,6 +39,7 @@ public final class EchoIdService implements ServiceModule, ConfigSyntax {
     public static final int LOCAL_ECHO = 3;
     public static final int REJECT = 4;
     public static final int FOLLOW_UP = 5;
+    public static final int ONE_WAY = 6;
     public static final byte SESSION_FLAG = 'S';
     public static final byte DROP_FLAG = 'D';
     public static final int STICKY_GROUP = 1;
@@ -48,6 +50,8 @@ public final class EchoIdService implements ServiceModule, ConfigSyntax {
     /** Read when the relays are created (runtime start): set them before. */
     volatile int idBits = 16;
     volatile int upstreamSockets = 1;
+    /** Ids pass through to the reals unmodified (read when the relays are created). */
+    volatile boolean idsPassThrough;
 
     public EchoIdService(long requestTimeoutMs) {
         this.requestTimeoutMs = requestTimeoutMs;
@@ -90,7 +94,7 @@ public final class EchoIdService implements ServiceModule, ConfigSyntax {
 
     private final class Inspector implements ServiceInspector<Void> {
         private final byte[] sticky = new byte[255];
-        private final Shape shape = new Shape(idBits, upstreamSockets, requestTimeoutMs);
+        private final Shape shape = new Shape(idBits, upstreamSockets, requestTimeoutMs, idsPassThrough);
 
         @Override
         public Shape shape() {
@@ -118,6 +122,8 @@ public final class EchoIdService implements ServiceModule, ConfigSyntax {
                 }
             } else if (type == FOLLOW_UP && d.getUnsignedByte(r + 3) == 8) {
                 request.followUp(id, 0, d.getLong(r + 4)).keepCopy();
+            } else if (type == ONE_WAY) {
+                request.request(id, 0).oneWay();
             } else if (type == LOCAL_ECHO) {
                 ByteBuf answer = d.alloc().buffer(4);
                 answer.writeByte(RESPONSE).writeShort(id).writeByte(0);
@@ -129,6 +135,9 @@ public final class EchoIdService implements ServiceModule, ConfigSyntax {
 
         @Override
         public void toReal(ByteBuf d, Transaction<Void> tx) {
+            if (shape.idsPassThrough()) {
+                return; // the datagram travels as the client sent it
+            }
             d.setShort(d.readerIndex() + 1, (int) tx.upstreamId());
         }
 

@@ -79,16 +79,17 @@ final class FakeReal implements AutoCloseable {
                 return; // closed
             }
             byte[] d = java.util.Arrays.copyOf(p.getData(), p.getLength());
-            if (d.length < 3 || (d[0] != EchoIdService.REQUEST && d[0] != EchoIdService.FOLLOW_UP)) {
+            if (d.length < 3 || (d[0] != EchoIdService.REQUEST && d[0] != EchoIdService.FOLLOW_UP
+                    && d[0] != EchoIdService.ONE_WAY)) {
                 continue;
             }
             InetSocketAddress peer = (InetSocketAddress) p.getSocketAddress();
             lastPeer = peer;
             synchronized (this) {
-                seen.add(new Seen(((d[1] & 0xff) << 8) | (d[2] & 0xff), peer.getPort(), d));
+                seen.add(new Seen(((d[1] & 0xff) << 8) | (d[2] & 0xff), peer.getPort(), d.clone()));
             }
             Mode m = mode;
-            if (m == Mode.SILENT) {
+            if (m == Mode.SILENT || d[0] == EchoIdService.ONE_WAY) {
                 continue;
             }
             d[0] = (byte) (m == Mode.ANSWER ? EchoIdService.RESPONSE : EchoIdService.REJECT);

@@ -73,4 +73,30 @@ class TransactionTableTest {
         }
         assertThat(t.byUpstream(4, REAL, 0)).isNull();
     }
+
+    @Test
+    void passThroughIdsKeepTheClientsIdAndMoveOnlyTheSocketOnACollision() {
+        TransactionTable t = new TransactionTable(32, 2, true);
+        Transaction a = tx(t, 5);
+        Transaction b = tx(t, 5);
+        Transaction c = tx(t, 5);
+        assertThat(t.assignUpstream(a, null, REAL)).isTrue();
+        t.addClient(a);
+        assertThat(t.assignUpstream(b, null, REAL)).isTrue();
+        t.addClient(b);
+        assertThat(a.upstreamId).isEqualTo(5);
+        assertThat(b.upstreamId).isEqualTo(5);
+        assertThat(t.socketOf(b)).isNotEqualTo(t.socketOf(a));
+        assertThat(t.assignUpstream(c, null, REAL)).as("both sockets wait for id 5").isFalse();
+        assertThat(t.byUpstream(t.socketOf(a), REAL, 5)).isSameAs(a);
+        assertThat(t.byUpstream(t.socketOf(b), REAL, 5)).isSameAs(b);
+        // an answered one only lingers: its path is free for the id again
+        a.answered = true;
+        t.answered(a, 1);
+        assertThat(t.assignUpstream(c, null, REAL)).isTrue();
+        assertThat(t.socketOf(c)).isEqualTo(t.socketOf(a));
+        Transaction other = tx(t, 6);
+        assertThat(t.assignUpstream(other, null, REAL)).isTrue();
+        assertThat(other.upstreamId).as("never rewritten").isEqualTo(6);
+    }
 }

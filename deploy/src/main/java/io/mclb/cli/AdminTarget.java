@@ -1,10 +1,10 @@
 package io.mclb.cli;
 
+import io.mclb.config.ConfigFiles;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,7 +17,11 @@ public final class AdminTarget {
     @Option(names = {"-c", "--config"}, description = "configuration file whose 'mclb admin' line names the listener")
     Path config;
 
-    @Option(names = "--admin", description = "admin listener HOST:PORT (default 127.0.0.1:8080)")
+    /** Where {@code mclb demo} and a configuration without {@code mclb admin} listen. */
+    static final String DEFAULT = "127.0.0.1:8080";
+
+    @Option(names = "--admin", description = "admin listener HOST:PORT (default " + DEFAULT
+            + ", the demo's and that of a configuration without 'mclb admin')")
     String admin;
 
     public String baseUrl() throws IOException {
@@ -39,7 +43,7 @@ public final class AdminTarget {
             return InetSocketAddress.createUnresolved(host, Integer.parseInt(admin.substring(i + 1)));
         }
         if (config != null) {
-            for (String line : Files.readAllLines(config)) {
+            for (String line : ConfigFiles.read(config).split("\n")) {
                 Matcher m = ADMIN_LINE.matcher(line);
                 if (m.matches()) {
                     return InetSocketAddress.createUnresolved(m.group(1), Integer.parseInt(m.group(2)));

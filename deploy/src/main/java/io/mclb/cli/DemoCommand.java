@@ -10,6 +10,7 @@ import io.mclb.perf.gtp.sim.GgsnSimulator;
 import io.mclb.perf.udp.UdpResponderFarm;
 import io.mclb.perf.udp.UdpTrafficGenerator;
 import io.mclb.server.MclbServer;
+import io.mclb.server.StartupOverrides;
 import io.mclb.service.Modules;
 import io.micrometer.core.instrument.Counter;
 import picocli.CommandLine.Command;
@@ -46,6 +47,15 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--flows", description = "client flows (default ${DEFAULT-VALUE})", defaultValue = "60")
     int flows = 60;
 
+    @Option(names = "--admin", paramLabel = "ADDR:PORT",
+            description = "admin listener (default ${DEFAULT-VALUE}, where 'mclb show' looks by default)",
+            defaultValue = "127.0.0.1:8080")
+    String admin = "127.0.0.1:8080";
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "keep the demo's sticky tables here (default: a temporary directory, deleted on exit)")
+    Path dataDir;
+
     private volatile boolean stop;
 
     @Override
@@ -76,7 +86,8 @@ public final class DemoCommand implements Callable<Integer> {
         List<GgsnSimulator> ggsns = new ArrayList<>();
         try (UdpResponderFarm farm = UdpResponderFarm.start(reals);
              AutoCloseable closeGgsns = () -> ggsns.forEach(GgsnSimulator::close);
-             MclbServer server = MclbServer.start(null, startGgsns(config, gtpVs, ggsns), modules);
+             MclbServer server = MclbServer.start(null, startGgsns(config, gtpVs, ggsns), modules,
+                     new StartupOverrides(Addresses.parse(admin), dataDir));
              UdpTrafficGenerator traffic = UdpTrafficGenerator.builder()
                      .target(new InetSocketAddress(vs.address(), vs.port()))
                      .source(InetAddress.getByName("127.0.0.1")).flows(flows).ratePerSecond(rate)
@@ -86,12 +97,14 @@ public final class DemoCommand implements Callable<Integer> {
                      .source(InetAddress.getByName("127.0.0.1")).version(1).sockets(2)
                      .ratePerSecond(Math.max(1, rate / 3)).imsiBase(262010000000000L).imsiCount(5000)
                      .timeoutMs(2000).start()) {
-            var admin = server.admin().address();
+            var listener = server.admin().address();
             System.out.printf("mclb demo: vserver %s %s:%d -> farm %s %s%n", vs.name(), vs.address().getHostAddress(),
                     vs.port(), vs.farm(), describe(config, vs.farm()));
-            System.out.printf("metrics: http://%s:%d/metrics   try: ./mclb show reals --admin %s:%d%n",
-                    admin.getAddress().getHostAddress(), admin.getPort(), admin.getAddress().getHostAddress(),
-                    admin.getPort());
+            String at = listener.getAddress().getHostAddress() + ":" + listener.getPort();
+            // ./mclb from a clone says so; the packaged /usr/bin/mclb is on the PATH
+            String self = System.getProperty("mclb.launcher", "mclb");
+            System.out.printf("metrics: http://%s/metrics   try: %s show reals%s%n", at, self,
+                    at.equals(AdminTarget.DEFAULT) ? "" : " --admin " + at);
             System.out.printf("mclb demo: vserver %s %s:%d (gtp-inspect, IMSI sticky) -> farm %s %s%n", gtpVs.name(),
                     gtpVs.address().getHostAddress(), gtpVs.port(), gtpVs.farm(), describe(config, gtpVs.farm()));
             long[] lastReal = new long[farm.size()];

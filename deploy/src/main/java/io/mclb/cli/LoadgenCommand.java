@@ -1,6 +1,9 @@
 package io.mclb.cli;
 
 import io.mclb.perf.gtp.load.GtpLoadGenerator;
+import io.mclb.perf.mobility.AsnLoad;
+import io.mclb.perf.mobility.MipLoad;
+import io.mclb.perf.mobility.MobilityLoadGenerator;
 import io.mclb.perf.radius.load.RadiusLoadGenerator;
 import io.mclb.perf.udp.UdpTrafficGenerator;
 import io.mclb.radius.codec.RadiusSecret;
@@ -16,7 +19,9 @@ import java.util.concurrent.Callable;
  * {@code mclb loadgen udp -t ADDR:PORT}: paced (or closed-loop) UDP request/response load with
  * loss and latency; {@code mclb loadgen gtp -t ADDR:PORT}: GTP Create (PDP Context / Session) load
  * over a range of IMSIs; {@code mclb loadgen radius -t ADDR:PORT --secret S --kind auth|acct}:
- * Access- or Accounting-Requests over a range of subscribers, every answer verified. Bounded by {@code --duration}. For the C reference tool see perf/bench.
+ * Access- or Accounting-Requests over a range of subscribers, every answer verified;
+ * {@code mclb loadgen mip|asn -t ADDR:PORT}: Mobile IP Registration Requests over distinct NAIs /
+ * WiMAX R6 MS_PreAttachment_Req over distinct MSIDs. Bounded by {@code --duration}. For the C reference tool see perf/bench.
  * No standard {@code --version} option here: {@code --version} selects the GTP version.
  */
 @Command(name = "loadgen",
@@ -25,7 +30,7 @@ public final class LoadgenCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
     boolean help;
 
-    @Parameters(index = "0", description = "generator: udp | gtp | radius")
+    @Parameters(index = "0", description = "generator: udp | gtp | radius | mip | asn")
     String kind;
 
     @Option(names = {"-t", "--target"}, required = true, description = "ADDR:PORT")
@@ -72,6 +77,18 @@ public final class LoadgenCommand implements Callable<Integer> {
     @Option(names = "--no-message-authenticator", description = "radius: send requests without Message-Authenticator")
     boolean noMessageAuthenticator;
 
+    @Option(names = "--nais", description = "mip: distinct NAIs, used in turn (default ${DEFAULT-VALUE})",
+            defaultValue = "1000000")
+    long nais;
+
+    @Option(names = "--lifetime", description = "mip: requested lifetime, 0 = deregistrations (default ${DEFAULT-VALUE})",
+            defaultValue = "1800")
+    int lifetime;
+
+    @Option(names = "--msids", description = "asn: distinct MSIDs, used in turn (default ${DEFAULT-VALUE})",
+            defaultValue = "1000000")
+    long msids;
+
     @Option(names = "--source", description = "first source address (default ${DEFAULT-VALUE})", defaultValue = "127.0.0.1")
     String source;
 
@@ -88,11 +105,14 @@ public final class LoadgenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!kind.equals("udp") && !kind.equals("gtp") && !kind.equals("radius")) {
-            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp, radius");
+        if (!java.util.List.of("udp", "gtp", "radius", "mip", "asn").contains(kind)) {
+            System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp, radius, mip, asn");
             return 2;
         }
         long seconds = Math.max(1, Math.min(600, durationSeconds));
+        if (kind.equals("mip") || kind.equals("asn")) {
+            return runMobility(seconds);
+        }
         if (kind.equals("gtp")) {
             return runGtp(seconds);
         }
@@ -151,6 +171,32 @@ public final class LoadgenCommand implements Callable<Integer> {
                             + " deletes_accepted=%d unmatched=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n",
                     gtpVersion, x.creates(), x.answered(), x.accepted(), x.rejected(), x.lost(), x.deletes(),
                     x.deletesAccepted(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
+            return x.lost() == 0 ? 0 : 1;
+        }
+    }
+
+    private int runMobility(long seconds) throws Exception {
+        long rate = rateOption != null ? rateOption : windowOption != null ? 0 : 1000;
+        MobilityLoadGenerator.Builder b = MobilityLoadGenerator.builder(kind.equals("mip") ? new MipLoad(lifetime)
+                        : new AsnLoad(0x0002_0000_0000L))
+                .target(Addresses.parse(target)).source(InetAddress.getByName(source))
+                .sockets(flowsOption != null ? flowsOption : 8).ratePerSecond(rate)
+                .window(windowOption != null ? windowOption : 32).subscribers(kind.equals("mip") ? nais : msids)
+                .timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(seconds));
+        try (MobilityLoadGenerator g = b.start()) {
+            MobilityLoadGenerator.Snapshot prev = g.snapshot();
+            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
+                Thread.sleep(1000);
+                MobilityLoadGenerator.Snapshot x = g.snapshot();
+                System.out.printf("[%3ds] sent %6d/s  accepted %6d/s  rejected %d  lost %d  p50 %.3f ms  p99 %.3f ms%n",
+                        s, x.sent() - prev.sent(), x.accepted() - prev.accepted(), x.rejected(), x.lost(),
+                        x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
+                prev = x;
+            }
+            MobilityLoadGenerator.Snapshot x = g.snapshot();
+            System.out.printf("RESULT kind=%s sent=%d answered=%d accepted=%d rejected=%d lost=%d unmatched=%d rps=%d"
+                            + " p50_us=%d p99_us=%d max_us=%d%n", kind, x.sent(), x.answered(), x.accepted(), x.rejected(),
+                    x.lost(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
             return x.lost() == 0 ? 0 : 1;
         }
     }

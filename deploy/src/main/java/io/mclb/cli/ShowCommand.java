@@ -11,9 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code mclb show reals|vservers|serverfarms|sticky [TABLE]|probe [name NAME] [detail]|stats|running-config [--json]}. */
+/** {@code mclb show VIEW [QUALIFIERS] [--json]}: the views of README "Command line". */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show the running balancer: reals, vservers, serverfarms, sticky [client-ip|gtp imsi|radius framed-ip|...], probe [name NAME] [detail], stats, failover, running-config.")
+        description = "Show the running balancer: reals [sfarm NAME] [detail], vservers [name NAME] [detail], serverfarms [name NAME] [detail], sticky [client IP MASK|gtp imsi [id IMSI]|radius ...|asn msid], conns [vserver NAME|client IP] [detail], gtp gsn|nsapi, replicate, probe [name NAME] [detail], failover, stats, running-config.")
 public final class ShowCommand implements Callable<Integer> {
     @Mixin
     AdminTarget target;
@@ -30,27 +30,12 @@ public final class ShowCommand implements Callable<Integer> {
     @Option(names = "--limit", description = "at most this many sticky entries (default 1000)")
     Integer limit;
 
-    /** {@code show probe [name NAME] [detail]}, as on IOS. */
-    private void probeQualifiers(StringBuilder path) {
-        for (int i = 0; i < qualifiers.size(); i++) {
-            String q = qualifiers.get(i);
-            if (q.equals("name") && i + 1 < qualifiers.size()) {
-                path.append("&name=").append(URLEncoder.encode(qualifiers.get(++i), StandardCharsets.UTF_8));
-            } else if (q.equals("detail")) {
-                path.append("&detail=1");
-            } else {
-                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                        "show probe " + q + ": allowed 'show probe [name NAME] [detail]'");
-            }
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         StringBuilder path = new StringBuilder("/api/v1/").append(what).append("?format=").append(json ? "json" : "text");
-        if (what.equals("probe")) {
-            probeQualifiers(path);
-        } else if (!qualifiers.isEmpty()) {
+        if (!qualifiers.isEmpty()) {
+            // args: the qualifiers as typed (IOS: 'sfarm NAME', 'detail'); table: the older joined form
+            path.append("&args=").append(URLEncoder.encode(String.join(" ", qualifiers), StandardCharsets.UTF_8));
             path.append("&table=").append(URLEncoder.encode(String.join("-", qualifiers), StandardCharsets.UTF_8));
         }
         if (limit != null) {

@@ -2,6 +2,7 @@ package io.mclb.cli;
 
 import io.mclb.perf.gtp.sim.CauseMix;
 import io.mclb.perf.gtp.sim.GgsnSimulator;
+import io.mclb.perf.mobility.MobilitySimulator;
 import io.mclb.perf.radius.sim.AaaFailure;
 import io.mclb.perf.radius.sim.AaaSimulator;
 import io.mclb.perf.udp.UdpResponderFarm;
@@ -20,12 +21,15 @@ import java.util.concurrent.Callable;
  * {@code mclb sim udp --listen ADDR:PORT ...}: a simulated UDP farm (echo responders);
  * {@code mclb sim gtp --listen ADDR:PORT ...}: a GGSN/PGW simulator (GTP v0/v1/v2) for tests and load;
  * {@code mclb sim radius --listen ADDR:AUTHPORT ... --secret S}: an AAA server (auth on each address,
- * accounting on the same address at {@code --acct-port}, default AUTHPORT + 1).
+ * accounting on the same address at {@code --acct-port}, default AUTHPORT + 1);
+ * {@code mclb sim mip --listen ADDR:434 ... [--code-mix 0:95,130:5]}: home agents;
+ * {@code mclb sim asn --listen ADDR:2231 ...}: WiMAX ASN gateways (R6 requests answered).
  */
 @Command(name = "sim", mixinStandardHelpOptions = true,
-        description = "Run protocol simulators on loopback (udp: echo responders; gtp: GGSN/PGW; radius: AAA server).")
+        description = "Run protocol simulators on loopback (udp: echo responders; gtp: GGSN/PGW; radius: AAA server;"
+                + " mip: home agents; asn: WiMAX ASN gateways).")
 public final class SimCommand implements Callable<Integer> {
-    @Parameters(index = "0", description = "simulator: udp | gtp | radius")
+    @Parameters(index = "0", description = "simulator: udp | gtp | radius | mip | asn")
     String kind;
 
     @Option(names = {"-l", "--listen"}, required = true, split = ",",
@@ -67,7 +71,11 @@ public final class SimCommand implements Callable<Integer> {
             defaultValue = "10.64.0.0/10")
     String framedPool;
 
-    @Option(names = "--latency-us", description = "gtp, radius: delay every response (default ${DEFAULT-VALUE})", defaultValue = "0")
+    @Option(names = "--code-mix", description = "mip: registration reply codes CODE:WEIGHT,... (default ${DEFAULT-VALUE})",
+            defaultValue = "0")
+    String codeMix;
+
+    @Option(names = "--latency-us", description = "gtp, radius, mip, asn: delay every response (default ${DEFAULT-VALUE})", defaultValue = "0")
     long latencyMicros;
 
     @Option(names = "--recovery", description = "gtp: restart counter 0..255 (default ${DEFAULT-VALUE})", defaultValue = "1")
@@ -78,8 +86,8 @@ public final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!kind.equals("udp") && !kind.equals("gtp") && !kind.equals("radius")) {
-            System.err.println("mclb sim: unknown simulator '" + kind + "', available: udp, gtp, radius");
+        if (!List.of("udp", "gtp", "radius", "mip", "asn").contains(kind)) {
+            System.err.println("mclb sim: unknown simulator '" + kind + "', available: udp, gtp, radius, mip, asn");
             return 2;
         }
         List<InetSocketAddress> addrs = new ArrayList<>();
@@ -92,6 +100,9 @@ public final class SimCommand implements Callable<Integer> {
         if (kind.equals("radius")) {
             return runRadius(addrs);
         }
+        if (kind.equals("mip") || kind.equals("asn")) {
+            return runMobility(addrs);
+        }
         try (UdpResponderFarm farm = UdpResponderFarm.start(addrs)) {
             System.out.println("mclb sim udp: answering on " + farm.boundAddresses());
             long end = durationSeconds > 0 ? System.nanoTime() + durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
@@ -100,6 +111,24 @@ public final class SimCommand implements Callable<Integer> {
                 Thread.sleep(1000);
                 long now = farm.totalReceived();
                 System.out.printf("received %d/s (total %d)%n", now - last, now);
+                last = now;
+            }
+        }
+        return 0;
+    }
+
+    private int runMobility(List<InetSocketAddress> addrs) throws InterruptedException {
+        try (MobilitySimulator sim = kind.equals("mip")
+                ? MobilitySimulator.homeAgents(addrs, CauseMix.parse(codeMix), latencyMicros, seed)
+                : MobilitySimulator.asnGateways(addrs, latencyMicros)) {
+            System.out.println("mclb sim " + kind + ": answering on " + sim.boundAddresses()
+                    + (kind.equals("mip") ? " (codes " + codeMix + ")" : ""));
+            long end = durationSeconds > 0 ? System.nanoTime() + durationSeconds * 1_000_000_000L : Long.MAX_VALUE;
+            long last = 0;
+            while (System.nanoTime() < end) {
+                Thread.sleep(1000);
+                long now = sim.answered();
+                System.out.printf("answered %d/s (total %d, unanswered %d)%n", now - last, now, sim.unanswered());
                 last = now;
             }
         }

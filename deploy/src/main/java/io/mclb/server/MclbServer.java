@@ -14,7 +14,9 @@ import io.mclb.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.mclb.net.BindFailures;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +32,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
     private static final Logger LOG = LoggerFactory.getLogger(MclbServer.class);
 
     private final Path configFile;
+    private final StartupOverrides overrides;
     private final Modules modules;
     private final MclbRuntime runtime;
     private final AdminServer admin;
@@ -37,8 +40,10 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
     private final List<ReloadGuard> guards = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<RuntimeExtension> started = new java.util.ArrayList<>();
 
-    private MclbServer(Path configFile, Modules modules, MclbRuntime runtime, AdminServer admin) {
+    private MclbServer(Path configFile, StartupOverrides overrides, Modules modules, MclbRuntime runtime,
+                       AdminServer admin) {
         this.configFile = configFile;
+        this.overrides = overrides;
         this.modules = modules;
         this.runtime = runtime;
         this.admin = admin;
@@ -46,11 +51,22 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
 
     /** Parses the file, starts the balancer and its admin listener. */
     public static MclbServer start(Path configFile, Modules modules) throws Exception {
+        return start(configFile, modules, StartupOverrides.NONE);
+    }
+
+    /** Parses the file, applies the command line's overrides, starts. */
+    public static MclbServer start(Path configFile, Modules modules, StartupOverrides overrides) throws Exception {
         MclbConfig config = ConfigParser.parse(configFile, modules.grammar());
-        return start(configFile, config, modules);
+        return start(configFile, config, modules, overrides);
     }
 
     public static MclbServer start(Path configFile, MclbConfig config, Modules modules) throws Exception {
+        return start(configFile, config, modules, StartupOverrides.NONE);
+    }
+
+    public static MclbServer start(Path configFile, MclbConfig parsed, Modules modules, StartupOverrides overrides)
+            throws Exception {
+        MclbConfig config = overrides.apply(parsed);
         for (ConfigError w : config.warnings()) {
             LOG.warn("{}", w);
         }
@@ -62,10 +78,14 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
                     () -> ConfigWriter.write(rt.config()));
         } catch (IOException e) {
             rt.close();
-            throw new IOException("cannot open the admin listener on " + config.global().admin() + ": "
-                    + e.getMessage(), e);
+            InetSocketAddress a = config.global().admin();
+            throw new IOException(BindFailures.explain("admin listener " + a.getAddress().getHostAddress() + " tcp "
+                    + a.getPort(), a.getAddress(), a.getPort(), e), e);
         }
-        self[0] = new MclbServer(configFile, modules, rt, admin);
+        self[0] = new MclbServer(configFile, overrides, modules, rt, admin);
+        for (var m : modules.services()) {
+            m.views().forEach(admin::addView);
+        }
         try {
             for (RuntimeExtension x : modules.extensions()) {
                 x.start(rt, self[0]);
@@ -98,7 +118,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         }
         MclbConfig next;
         try {
-            next = ConfigParser.parse(configFile, modules.grammar());
+            next = overrides.apply(ConfigParser.parse(configFile, modules.grammar()));
         } catch (ConfigException e) {
             runtime.reloadRefused();
             List<String> errors = e.errors().stream().map(ConfigError::toString).toList();
@@ -107,7 +127,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         } catch (IOException e) {
             runtime.reloadRefused();
             LOG.warn("reload refused: {}", e.toString());
-            return new AdminServer.ReloadResult(false, List.of(configFile + ": " + e.getMessage()), List.of());
+            return new AdminServer.ReloadResult(false, List.of(e.getMessage()), List.of());
         }
         return apply(next);
     }
@@ -145,8 +165,8 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
             return new AdminServer.ReloadResult(false, errors, List.of());
         }
         LOG.info("applying the configuration from {}", origin);
-        return apply(new MclbConfig(parsed.global(), parsed.farms(), parsed.vservers(), parsed.globalExtensions(),
-                parsed.warnings(), configFile));
+        return apply(overrides.apply(new MclbConfig(parsed.global(), parsed.farms(), parsed.vservers(),
+                parsed.globalExtensions(), parsed.warnings(), configFile)));
     }
 
     @Override

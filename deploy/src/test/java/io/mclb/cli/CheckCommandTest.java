@@ -111,7 +111,8 @@ class CheckCommandTest {
         int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
 
         assertThat(rc).as("stderr: %s", err).isZero();
-        assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb");
+        assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb"
+                + " (mclb always proxies from its own address, as IOS 'nat server' directed mode does)");
         assertThat(stdout()).isEqualTo(cfg + ": OK (1 server farm(s), 1 virtual server(s), 1 warning(s))\n");
     }
 
@@ -122,7 +123,19 @@ class CheckCommandTest {
         int rc = new CommandLine(new Main()).execute("check", "-c", none.toString());
 
         assertThat(rc).isEqualTo(1);
-        assertThat(stderr().lines()).containsExactly(none + ": no such file");
+        assertThat(stderr().lines()).containsExactly("config " + none + ": no such file");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsNamedWithItsLine() throws Exception {
+        Path latin1 = tmp.resolve("latin1.cfg");
+        Files.write(latin1, "ip slb serverfarm F\n real 10.0.0.1\n! caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+
+        int rc = new CommandLine(new Main()).execute("check", "-c", latin1.toString());
+
+        assertThat(rc).isEqualTo(1);
+        assertThat(stderr().lines()).containsExactly(
+                "config " + latin1 + ":3: not UTF-8 text (byte 0xe9): save the file as UTF-8 or ASCII");
     }
 
     private String stdout() {

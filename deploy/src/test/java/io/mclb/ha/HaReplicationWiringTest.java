@@ -56,6 +56,10 @@ class HaReplicationWiringTest {
                 await().atMost(Duration.ofSeconds(10)).until(() ->
                         b.runtime().stickyTable().get(key, got, System.currentTimeMillis()));
                 assertThat(got.realId()).isEqualTo(realId);
+                // show replicate on both nodes: the stream's two ends
+                assertThat(show(a, "replicate")).contains("ACTIVE", "CONNECTED", "127.0.0.2", "127.0.0.3");
+                await().atMost(Duration.ofSeconds(10)).until(() -> show(b, "replicate").contains("STANDBY")
+                        && show(b, "replicate").contains("CONNECTED"));
 
                 // the standby runs the active's farms and vservers, with its own node lines
                 await().atMost(Duration.ofSeconds(10)).until(() -> b.runtime().farms().containsKey("FARM-A"));
@@ -90,6 +94,14 @@ class HaReplicationWiringTest {
                 });
             }
         }
+    }
+
+    private static String show(MclbServer s, String view) throws Exception {
+        var a = s.admin().address();
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + a.getPort() + "/api/v1/" + view + "?format=text")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() + " " + r.body();
     }
 
     private Path write(String node, String self, String peer, int priority, int haPort, int replPort, int vport,

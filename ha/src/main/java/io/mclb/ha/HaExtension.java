@@ -69,10 +69,16 @@ public final class HaExtension implements RuntimeExtension {
     @Override
     public void start(ServiceContext ctx, ExtensionHost host) throws Exception {
         MclbConfig config = ctx.config();
+        // replaced by the replication's own view when a 'replicate casa' line starts it
+        host.addView("replicate", q -> {
+            throw new io.mclb.admin.ShowArgs.BadQualifier("show replicate: this node has no 'replicate casa' line"
+                    + " (in a vserver with 'inservice standby NAME')");
+        });
         running = HaSyntax.groups(config);
         if (running.isEmpty()) {
             return;
         }
+        requireInterfaces(running);
         VirtualAddressControl vips = HaSyntax.vipControl(config) == HaLines.VipControl.NOOP
                 ? new NoopVirtualAddressControl() : new LinuxVirtualAddressControl();
         GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, ctx.registry(), ctx.clock(),
@@ -95,6 +101,32 @@ public final class HaExtension implements RuntimeExtension {
             return new AdminServer.ActionResult(true, "forced state cleared; the election rules apply again");
         });
         host.addReloadGuard(this::refuseReload);
+    }
+
+    /**
+     * Interface names are checked here, not by {@code mclb check}: the config may be checked on
+     * another host. A group's interface must exist; a tracked one that does not is only down.
+     */
+    private static void requireInterfaces(List<GroupConfig> groups) throws java.net.SocketException {
+        for (GroupConfig g : groups) {
+            if (java.net.NetworkInterface.getByName(g.iface()) == null) {
+                throw new IllegalStateException("interface " + g.iface() + ": no such interface (this host has "
+                        + interfaceNames() + ")");
+            }
+            for (GroupConfig.Track t : g.tracks()) {
+                if (java.net.NetworkInterface.getByName(t.iface()) == null) {
+                    LOG.warn("track {} interface {}: no such interface; it counts as down (priority -{})",
+                            t.object(), t.iface(), t.decrement());
+                }
+            }
+        }
+    }
+
+    private static String interfaceNames() throws java.net.SocketException {
+        List<String> names = new java.util.ArrayList<>();
+        java.net.NetworkInterface.networkInterfaces().forEach(i -> names.add(i.getName()));
+        java.util.Collections.sort(names);
+        return String.join(", ", names);
     }
 
     /** Non-null while a group here is not active and its peer is: the configuration belongs to the active node. */

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -54,10 +55,10 @@ final class HaReplication implements AutoCloseable {
     private final StickyReplicator replicator;
     private final ExecutorService roles = Executors.newSingleThreadExecutor(daemon("mclb-ha-role"));
     private final ExecutorService configs = Executors.newSingleThreadExecutor(daemon("mclb-ha-config"));
-    /** Touched only on {@code mclb-ha-role}. */
-    private ReplicationConfig config;
-    /** Touched only on {@code mclb-ha-role}; null before the first role. */
-    private Boolean activeRole;
+    /** Written only on {@code mclb-ha-role}; read by {@code show replicate}. */
+    private volatile ReplicationConfig config;
+    /** Written only on {@code mclb-ha-role}; null before the first role. */
+    private volatile Boolean activeRole;
 
     private HaReplication(ServiceContext ctx, ExtensionHost host, ReplicationConfig config, String group) {
         this.ctx = ctx;
@@ -87,6 +88,7 @@ final class HaReplication implements AutoCloseable {
             return null;
         }
         HaReplication r = new HaReplication(ctx, host, rc, group);
+        host.addView("replicate", q -> r.view(io.mclb.admin.ShowArgs.of("replicate", q)));
         manager.addStateListener(r::stateChanged);
         r.role(manager.isActive(group));
         LOG.info("replication {} follows HA group {}", rc, group);
@@ -187,6 +189,39 @@ final class HaReplication implements AutoCloseable {
         return a.listenAddress().equals(b.listenAddress()) && a.remoteAddress().equals(b.remoteAddress())
                 && a.port() == b.port() && a.interval().equals(b.interval())
                 && Objects.equals(a.password(), b.password()) && Objects.equals(a.tls(), b.tls());
+    }
+
+    /** {@code show replicate [detail]}: the {@code replicate casa} stream of this node, IOS style. */
+    io.mclb.admin.Table view(io.mclb.admin.ShowArgs a) {
+        boolean detail = a.flag("detail");
+        a.end("detail");
+        ReplicationConfig c = config;
+        Boolean role = activeRole;
+        StickyReplicator.Status st = replicator.status();
+        List<String> vservers = new java.util.ArrayList<>();
+        for (VirtualServerConfig v : ctx.config().vservers().values()) {
+            if (v.record(ReplicationConfig.class) != null) {
+                vservers.add(v.name());
+            }
+        }
+        io.mclb.admin.Table t = detail
+                ? new io.mclb.admin.Table("group", "role", "local", "remote", "port", "tls", "state", "vservers",
+                        "backlog", "frames_sent", "frames_received", "resyncs", "overflows", "refused", "lag_mean_ms",
+                        "lag_max_ms")
+                : new io.mclb.admin.Table("group", "role", "local", "remote", "port", "state", "backlog", "lag_max_ms");
+        String r = role == null ? "INIT" : role ? "ACTIVE" : "STANDBY";
+        String state = st.connected() ? "CONNECTED" : "DOWN";
+        String lagMax = String.format(java.util.Locale.ROOT, "%.3f", st.lagMaxMs());
+        if (detail) {
+            t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(),
+                    c.tls() == null ? "off" : "on", state, String.join(",", vservers), st.backlog(), st.framesSent(),
+                    st.framesReceived(), st.resyncs(), st.overflows(), st.refused(),
+                    String.format(java.util.Locale.ROOT, "%.3f", st.lagMeanMs()), lagMax);
+        } else {
+            t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(), state,
+                    st.backlog(), lagMax);
+        }
+        return t;
     }
 
     /** True while the stream to or from the peer is up. */

@@ -35,6 +35,11 @@ public final class HaSyntax implements ConfigSyntax {
     }
 
     @Override
+    public List<String> keywords(ConfigBlock block) {
+        return block == ConfigBlock.GLOBAL ? List.of("interface", "track") : List.of();
+    }
+
+    @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         if (block != ConfigBlock.GLOBAL) {
             return Claim.notMine();
@@ -47,7 +52,15 @@ public final class HaSyntax implements ConfigSyntax {
 
     @Override
     public Claim claimStanza(ConfigLine header, List<ConfigLine> children) throws BadLine {
-        return header.is(0, "interface") ? HaConfigReader.stanza(header, children) : Claim.notMine();
+        if (!header.is(0, "interface")) {
+            return Claim.notMine();
+        }
+        Claim c = HaConfigReader.stanza(header, children);
+        boolean groups = children.stream().anyMatch(l -> l.is(0, "standby"));
+        // what an IOS operator must know before pairing: this is not Cisco HSRP on the wire
+        return groups ? c.changedMeaning("standby groups run mclb's HSRP-style protocol: hellos in mclb's own format, "
+                + "unicast to 'standby G peer' and multicast, signed with HMAC-SHA256 over the key-string (not HSRP MD5); "
+                + "an mclb pairs with an mclb only") : c;
     }
 
     private static Object mclbHa(ConfigLine l) throws BadLine {

@@ -32,6 +32,10 @@ public final class GtpConfigSyntax implements ConfigSyntax {
     public static final String OWNER = "gtp";
     public static final String SERVICE_PLAIN = "gtp";
     public static final String SERVICE_INSPECT = "gtp-inspect";
+    /** GTPv1-C and GTPv2-C (29.060 / 29.274). */
+    public static final int GTP_C_PORT = 2123;
+    /** GTPv0 (GSM 09.60). */
+    public static final int GTP_V0_PORT = 3386;
 
     @Override
     public String owner() {
@@ -43,13 +47,48 @@ public final class GtpConfigSyntax implements ConfigSyntax {
         return List.of(SERVICE_PLAIN, SERVICE_INSPECT);
     }
 
+    /** IOS {@code virtual IP udp 0 service gtp}: GTPv1/v2-C on 2123 and GTPv0 on 3386, one virtual server. */
+    @Override
+    public List<Integer> allPorts(String service) {
+        return List.of(GTP_C_PORT, GTP_V0_PORT);
+    }
+
+    @Override
+    public List<String> keywords(ConfigBlock block) {
+        return switch (block) {
+            case VSERVER -> List.of("gtp");
+            case SERVERFARM -> List.of("failaction");
+            default -> List.of();
+        };
+    }
+
     @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         return switch (block) {
             case VSERVER -> vserverLine(line);
             case SERVERFARM -> farmLine(line);
+            case GLOBAL -> globalLine(line);
             default -> Claim.notMine();
         };
+    }
+
+    /** {@code [no] ip slb timers gtp gsn S}: the GSN idle timer (20..65535 s; {@code no} restores the default). */
+    private static Claim globalLine(ConfigLine l) throws BadLine {
+        int i = l.is(0, "no") ? 1 : 0;
+        if (!(l.is(i, "ip") && l.is(i + 1, "slb") && l.is(i + 2, "timers") && l.is(i + 3, "gtp"))) {
+            return Claim.notMine();
+        }
+        List<String> t = l.tokens();
+        if (!l.is(i + 4, "gsn")) {
+            throw new BadLine("expected 'ip slb timers gtp gsn SECONDS'");
+        }
+        if (i == 1) {
+            Args.end(t, 4 + i, "no ip slb timers gtp gsn");
+            return Claim.of(new GtpLines.GsnTimer(GsnTable.DEFAULT_IDLE_SECONDS));
+        }
+        int s = Args.integer(t, 5, "ip slb timers gtp gsn", 20, 65535);
+        Args.end(t, 5, "ip slb timers gtp gsn " + t.get(5));
+        return Claim.of(new GtpLines.GsnTimer(s));
     }
 
     private static Claim vserverLine(ConfigLine l) throws BadLine {

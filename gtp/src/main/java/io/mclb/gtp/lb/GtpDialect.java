@@ -100,6 +100,9 @@ abstract class GtpDialect {
     /** The answer's Cause value, -1 when it carries none. */
     abstract int cause();
 
+    /** The Recovery (restart counter) the message carries, -1 when none (or the version has none here). */
+    abstract int recovery();
+
     abstract GtpCause.Action action(int cause);
 
     /** Whether {@code cause} says the GGSN has no such context (the session ends either way). */

@@ -25,18 +25,16 @@ import java.util.List;
 /**
  * {@code ip slb probe NAME gtp-echo}: a GTPv1 Echo Request to each real (its port, or 2123) per
  * interval; the matching Echo Response passes. Defaults interval 60 s, faildetect 3, timeout 10 s.
- * The answer's Recovery also tells a GGSN restart ({@link GtpRestarts}): it is counted in
+ * The answer's Recovery also tells a GGSN restart ({@link GsnTable}: the last Recovery per GSN): it is counted in
  * {@code mclb_gtp_ggsn_restarts_total} and, with {@code failaction gtp purge} on the farm, the
  * GGSN's IMSI sticky entries and sessions are removed (its contexts are gone).
  */
 final class GtpEchoProbe implements ProbeFactory {
     private static final Logger LOG = LoggerFactory.getLogger(GtpEchoProbe.class);
     static final String TYPE = "gtp-echo";
-    static final int GTP_C_PORT = 2123;
     private static final ProbeTiming DEFAULTS = new ProbeTiming(60, 3, 10);
 
     private final GtpModule module;
-    private final GtpRestarts restarts = new GtpRestarts();
 
     GtpEchoProbe(GtpModule module) {
         this.module = module;
@@ -98,9 +96,10 @@ final class GtpEchoProbe implements ProbeFactory {
         private int sentSeq;
 
         Check(ProbeConfig probe, RealServer real, ProbeContext ctx) {
-            super(ctx, new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : GTP_C_PORT));
+            super(ctx, new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : GtpConfigSyntax.GTP_C_PORT));
             this.probe = probe;
             this.real = real;
+            GtpMetrics.restarts(ctx.service().registry(), real.farmName(), real.label());
             this.ctx = ctx;
         }
 
@@ -118,7 +117,8 @@ final class GtpEchoProbe implements ProbeFactory {
                 return Verdict.NOT_MINE; // late, foreign or unreadable: the timeout judges this run
             }
             int recovery = v1.ies().recovery();
-            if (restarts.restarted(real.id(), recovery)) {
+            // the GSN table keeps the last Recovery by address, across reloads, until the GSN idle timer
+            if (module.gsns().seen(GsnTable.Side.GGSN, real.address(), 1, recovery, ctx.service().clock().nanoTime())) {
                 restarted(ctx.service(), probe.name(), real, recovery);
             }
             return Verdict.PASS;

@@ -68,6 +68,9 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         dialects[2] = new GtpV2Dialect();
         // fixed when the listeners start: a reload that changes it applies to listeners started afterwards
         this.shape = new Shape(ID_BITS, 1, settings().requestSeconds() * 1000L);
+        if (settings().inspect()) {
+            metrics.acceptedCausesFromStart();
+        }
     }
 
     /** The settings of the current snapshot, resolved again only when a reload swapped it. */
@@ -109,6 +112,11 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return;
         }
         GtpVserverSettings st = settings();
+        boolean create = d.isInitialCreate();
+        if (module.gsns().seen(GsnTable.Side.SGSN, client.getAddress(), d.version(), create ? d.recovery() : -1,
+                clock.nanoTime())) {
+            metrics.countSgsnRestart();
+        }
         long fingerprint = MessageFingerprint.of(buf);
         int seq = d.sequence();
         if (d.isEchoRequest()) {
@@ -117,7 +125,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             notifications.handle(v1.message(), client, req, st);
         } else if (d.isResponse()) {
             req.drop(RESPONSE_TO_VIP);
-        } else if (d.isInitialCreate()) {
+        } else if (create) {
             create(req, st, d, seq, fingerprint);
         } else if (!st.inspect() || d.unaddressed()) {
             req.request(seq, fingerprint);
@@ -198,13 +206,20 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
 
     @Override
     public ResponseVerdict onResponse(ByteBuf buf, Transaction<GtpTx> tx) {
-        if (tx.answered() || !settings().inspect()) {
+        GtpDialect d = dialect(buf);
+        boolean inspect = settings().inspect();
+        if (tx.answered() || !inspect) {
+            if (d != null) {
+                module.gsns().seen(GsnTable.Side.GGSN, tx.real().address(), d.version(), -1, clock.nanoTime());
+            }
             return ResponseVerdict.FORWARD;
         }
-        GtpDialect d = dialect(buf);
         if (d == null || !d.wrap(buf)) {
             return ResponseVerdict.DROP; // malformed answer: never half-forwarded; the request times out
         }
+        // a restart shows in the Recovery of create answers too; the gtp-echo probe acts on it
+        module.gsns().seen(GsnTable.Side.GGSN, tx.real().address(), d.version(),
+                tx.state() instanceof GtpTx.Create ? d.recovery() : -1, clock.nanoTime());
         int cause = d.cause();
         if (cause < 0) {
             return ResponseVerdict.FORWARD;

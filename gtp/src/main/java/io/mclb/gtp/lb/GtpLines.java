@@ -37,4 +37,8 @@ final class GtpLines {
     /** farm {@code failaction gtp purge}: a GGSN restart (Recovery change) removes its IMSI entries and sessions. */
     record FailactionPurge() {
     }
+
+    /** global {@code ip slb timers gtp gsn S}: a GSN silent this long is forgotten ({@link GsnTable}). */
+    record GsnTimer(int seconds) {
+    }
 }

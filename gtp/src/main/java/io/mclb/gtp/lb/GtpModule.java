@@ -27,6 +27,12 @@ public final class GtpModule {
     /** mclb's restart counter, -1 until {@link GtpServiceModule#start} loaded it. */
     private volatile int recovery = -1;
     private volatile BindingTable<GtpSession> sessions = new BindingTable<>(GtpSession.KIND);
+    private final GsnTable gsns = new GsnTable();
+
+    /** The SGSNs and GGSNs seen, with their Recovery ({@code show gtp gsn}). */
+    GsnTable gsns() {
+        return gsns;
+    }
 
     /** The sessions established through mclb (the runtime's table once started). */
     public BindingTable<GtpSession> sessions() {

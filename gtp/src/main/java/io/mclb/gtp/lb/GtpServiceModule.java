@@ -1,5 +1,6 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.admin.AdminServer;
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.service.ConfigSyntax;
 import io.mclb.service.ProbeFactory;
@@ -7,7 +8,9 @@ import io.mclb.service.ServiceContext;
 import io.mclb.service.ServiceInspector;
 import io.mclb.service.ServiceModule;
 import io.mclb.sticky.StickyKind;
+import io.mclb.time.NanoClock;
 import io.mclb.vserver.VirtualServer;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -42,6 +46,8 @@ public final class GtpServiceModule implements ServiceModule {
     private volatile MeterRegistry registry;
     private MeterRegistry gaugesOn;
     private ScheduledFuture<?> cacExpiry;
+    private ScheduledFuture<?> gsnExpiry;
+    private volatile NanoClock clock = NanoClock.system();
 
     @Override
     public ConfigSyntax syntax() {
@@ -64,6 +70,12 @@ public final class GtpServiceModule implements ServiceModule {
     }
 
     @Override
+    public Map<String, AdminServer.View> views() {
+        // the clock is read per request: a runtime (re)started later brings its own
+        return Map.of("gtp", q -> new GtpView(module, clock).table(q));
+    }
+
+    @Override
     public ServiceInspector<?> newInspector(VirtualServer vs) {
         MeterRegistry r = registry != null ? registry : new SimpleMeterRegistry();
         return new GtpInspector(vs, module, module.metrics(vs.name(), r));
@@ -72,6 +84,10 @@ public final class GtpServiceModule implements ServiceModule {
     @Override
     public synchronized void start(ServiceContext ctx) throws Exception {
         registry = ctx.registry();
+        clock = ctx.clock();
+        List<GtpLines.GsnTimer> timers = ctx.config().records(GtpLines.GsnTimer.class);
+        module.gsns().idleSeconds(timers.isEmpty() ? GsnTable.DEFAULT_IDLE_SECONDS
+                : timers.get(timers.size() - 1).seconds()); // the last line wins, as in IOS
         module.sessions(ctx.bindings().table(GtpSession.KIND));
         Path dataDir = ctx.config().global().dataDir();
         module.recovery(GtpRecovery.loadOrCreate(dataDir, () -> new SecureRandom().nextInt(256)));
@@ -90,9 +106,14 @@ public final class GtpServiceModule implements ServiceModule {
         if (gaugesOn != registry) {
             Gauge.builder(GtpMetrics.SESSIONS, module, m -> m.sessions().size())
                     .description("GTP sessions established through mclb and not yet ended").register(registry);
-            Gauge.builder(GtpMetrics.TEID_COLLISIONS, module, m -> m.sessions().aliasCollisions())
+            FunctionCounter.builder(GtpMetrics.TEID_COLLISIONS, module, m -> m.sessions().aliasCollisions())
                     .description("Creates whose GGSN TEID was already learned from another GGSN (last one wins)")
                     .register(registry);
+            for (GsnTable.Side side : GsnTable.Side.values()) {
+                Gauge.builder(GtpMetrics.GSNS, module, m -> m.gsns().count(side))
+                        .description("GSNs seen and not yet forgotten by the GSN idle timer (ip slb timers gtp gsn)")
+                        .tag("side", side.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
+            }
             gaugesOn = registry;
         }
         // a CAC window is the longest 'idle gtp imsi' of the GTP virtual servers
@@ -108,6 +129,11 @@ public final class GtpServiceModule implements ServiceModule {
         }
         cacExpiry = ctx.loops().next().scheduleAtFixedRate(() -> module.expireCac(ctx.clock().nanoTime(), windowNs),
                 1, 1, TimeUnit.SECONDS);
+        if (gsnExpiry != null) {
+            gsnExpiry.cancel(false);
+        }
+        gsnExpiry = ctx.loops().next().scheduleAtFixedRate(() -> module.gsns().expire(ctx.clock().nanoTime()),
+                1, 1, TimeUnit.SECONDS);
     }
 
     @Override
@@ -115,6 +141,10 @@ public final class GtpServiceModule implements ServiceModule {
         if (cacExpiry != null) {
             cacExpiry.cancel(false);
             cacExpiry = null;
+        }
+        if (gsnExpiry != null) {
+            gsnExpiry.cancel(false);
+            gsnExpiry = null;
         }
     }
 }

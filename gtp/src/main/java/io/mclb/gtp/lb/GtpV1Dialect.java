@@ -71,6 +71,11 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
+    int recovery() {
+        return m.ies().recovery();
+    }
+
+    @Override
     void writeEcho(ByteBuf out, int sequence, int recovery) {
         GtpEchoEncoder.writeV1(out, sequence, recovery);
     }

@@ -62,6 +62,11 @@ final class GtpV2Dialect extends GtpDialect {
     }
 
     @Override
+    int recovery() {
+        return m.recovery();
+    }
+
+    @Override
     int cause() {
         return m.cause();
     }

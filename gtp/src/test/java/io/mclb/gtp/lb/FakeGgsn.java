@@ -53,7 +53,12 @@ final class FakeGgsn implements AutoCloseable {
     private final Thread thread;
 
     FakeGgsn(String address, int teidBase) throws IOException {
-        socket = new DatagramSocket(0, InetAddress.getByName(address));
+        this(address, 0, teidBase);
+    }
+
+    /** On a fixed port (2123, 3386: a real without a port behind an all-ports virtual server). */
+    FakeGgsn(String address, int port, int teidBase) throws IOException {
+        socket = new DatagramSocket(port, InetAddress.getByName(address));
         this.teidBase = teidBase;
         thread = new Thread(this::run, "fake-ggsn-" + address);
         thread.setDaemon(true);
@@ -159,7 +164,8 @@ final class FakeGgsn implements AutoCloseable {
                     ies.u8(1).u8(v1Cause);
                     if (v1Cause == 128) {
                         createTeids.add(teid);
-                        ies.u8(17).u32(teid).u8(133).u16(gsn.length).raw(gsn);
+                        // 29.060 7.3.2: Recovery when the GGSN first talks to this peer (IEs in type order)
+                        ies.u8(14).u8(recovery).u8(17).u32(teid).u8(133).u16(gsn.length).raw(gsn);
                     }
                 } else {
                     ies.u8(1).u8(128);

@@ -9,7 +9,6 @@ import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
 import io.mclb.service.Modules;
 import io.mclb.service.ServingGate;
-import io.micrometer.core.instrument.Counter;
 
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -41,6 +40,13 @@ final class GtpHarness implements AutoCloseable {
 
     FakeGgsn ggsn(String address) throws IOException {
         FakeGgsn g = new FakeGgsn(address, 0x10000 * (ggsns.size() + 1));
+        ggsns.add(g);
+        return g;
+    }
+
+    /** A fake GGSN on a fixed port of {@code address}. */
+    FakeGgsn ggsn(String address, int port) throws IOException {
+        FakeGgsn g = new FakeGgsn(address, port, 0x10000 * (ggsns.size() + 1));
         ggsns.add(g);
         return g;
     }
@@ -98,9 +104,9 @@ final class GtpHarness implements AutoCloseable {
         throw new IllegalArgumentException("no real for " + g.address());
     }
 
+    /** Summed over the series carrying {@code tags} (several reals or causes may match). */
     double counter(String name, String... tags) {
-        Counter c = runtime.registry().find(name).tags(tags).counter();
-        return c == null ? 0 : c.count();
+        return io.mclb.testing.Metrics.count(runtime.registry(), name, tags);
     }
 
     double drops(String vserver, String reason) {

@@ -62,6 +62,9 @@ class GtpProbeAndIpv6Test {
         h.start(parsed);
         RealServer ra = h.real("F", a);
         await().atMost(WAIT).until(() -> a.echoes.get() >= 2 && b.echoes.get() >= 2);
+        assertThat(io.mclb.testing.Metrics.sample(h.runtime.registry().scrape(),
+                "mclb_gtp_ggsn_restarts_total{farm=\"F\",real=\"" + ra.label() + "\"}"))
+                .as("a probed GGSN's restart counter exists before its first restart").isZero();
 
         a.silent = true;
         await().atMost(WAIT).until(() -> ra.state() == RealState.PROBE_FAILED);

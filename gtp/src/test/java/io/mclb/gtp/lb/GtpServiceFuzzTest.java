@@ -319,6 +319,8 @@ class GtpServiceFuzzTest {
         assertThat(causeReassignments).as("node-failure causes moved a create").isPositive();
         assertThat(d.getOrDefault("no_real_available", 0.0)).as("a create every real refused").isPositive();
         assertThat(h.factory.module().sessions().aliasCollisions()).as("TEIDs learned twice").isPositive();
+        assertThat(io.mclb.testing.Metrics.sample(h.runtime.registry().scrape(), "mclb_gtp_teid_collisions_total"))
+                .as("exported as a counter").isEqualTo(h.factory.module().sessions().aliasCollisions());
         assertThat(retransmissions).isPositive();
         assertThat(sum(GtpMetrics.CAUSES, "version", "v0")).isPositive();
         assertThat(sum(GtpMetrics.CAUSES, "version", "v1")).isPositive();

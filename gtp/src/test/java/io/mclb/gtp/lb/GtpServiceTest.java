@@ -82,6 +82,13 @@ class GtpServiceTest {
     @Test
     void createsOfOneImsiOnV0V1V2ReachTheSameGgsn() throws Exception {
         startIssueConfig("leastconns", "");
+        String atStart = h.runtime.registry().scrape();
+        for (String series : List.of("cause=\"128\",version=\"v0\"", "cause=\"128\",version=\"v1\"",
+                "cause=\"16\",version=\"v2\"")) {
+            assertThat(io.mclb.testing.Metrics.sample(atStart, "mclb_gtp_causes_total{" + series + ",vserver=\"GGSN-GN\"}"))
+                    .as("accepted cause %s exported from the start", series).isZero();
+        }
+        assertThat(io.mclb.testing.Metrics.sample(atStart, "mclb_gtp_teid_collisions_total")).isZero();
         DatagramSocket sgsn = h.client();
         GtpHarness.send(sgsn, GtpHarness.v1Create("262010000000007", 0x0101), vip1);
         byte[] a1 = GtpHarness.receive(sgsn);

@@ -203,7 +203,8 @@ public final class StandbyGroup {
             probeDeadlineNs = 0;
             activeDeadlineNs = nowNs + h.holdMs() * MS;
             peerActive = true;
-            withhold("vip_answers", "the virtual address is answered by active peer " + h.sender().getHostAddress());
+            withhold(HaMetrics.WITHHELD_VIP_ANSWERS,
+                    "the virtual address is answered by active peer " + h.sender().getHostAddress());
         }
     }
 
@@ -257,7 +258,8 @@ public final class StandbyGroup {
         Hello p = peer;
         int own = score();
         if (p != null && p.score() > own && nowNs - peerHeardNs < CONNECTIVITY_VETO_HOLDS * (long) p.holdMs() * MS) {
-            withhold("connectivity", "own connectivity " + own + " is below the peer's last reported " + p.score());
+            withhold(HaMetrics.WITHHELD_CONNECTIVITY,
+                    "own connectivity " + own + " is below the peer's last reported " + p.score());
             return;
         }
         if (probeDeadlineNs == 0) {

@@ -1,15 +1,9 @@
 package io.mclb.ha.replication;
 
 import io.mclb.ha.replication.ReplicationMetrics.Refusal;
-import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyTable;
-import io.mclb.sticky.StickyValue;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -18,36 +12,28 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The active node's end: listens on {@code LISTEN-IP:PORT}, accepts only {@code REMOTE-IP}, and
- * after a verified HELLO streams every sticky change, the state items, the configuration and a
- * full snapshot to that standby. One standby at a time: a newer verified connection replaces the
- * older one.
+ * after a verified HELLO ({@link StandbyStream}) streams every sticky change, the state items, the
+ * configuration and a full snapshot ({@link SnapshotSender}) to that standby. One standby at a
+ * time: a newer verified connection replaces the older one.
  *
  * <p>Threads: {@link #offer} runs on any data-path thread and only touches the lock-free
  * {@link ChangeRing} and two atomics; everything else runs on {@link #loop} (the replication
- * group has one thread, which is therefore the ring's single consumer), except the snapshot walk,
- * which runs on its own thread and hands batches to the loop one at a time.
+ * group has one thread, which is therefore the ring's single consumer and the loop of every
+ * connection), except the snapshot walk, which runs on its own thread and hands batches to the
+ * loop one at a time.
  *
- * <p>Ordering: a session is made current (so changes start to queue) before its snapshot begins,
+ * <p>Ordering: a stream is made current (so changes start to queue) before its snapshot begins,
  * and every frame is written on the loop, so the standby sees SNAPSHOT_BEGIN before any entry the
  * walk read, and every change made after the walk read a key arrives after SNAPSHOT_BEGIN. See
  * {@link StandbySide} for why that makes "an incremental change beats a snapshot entry" correct.
@@ -55,8 +41,6 @@ import java.util.function.Supplier;
 final class ActiveSide {
     private static final Logger LOG = LoggerFactory.getLogger(ActiveSide.class);
     private static final int DRAIN_BATCH = 1024;
-    private static final int SNAPSHOT_BATCH = 512;
-    private static final int ENTRY = StickyKey.SIZE + StickyValue.SIZE;
 
     private final ReplicationConfig config;
     private final StickyTable table;
@@ -73,9 +57,10 @@ final class ActiveSide {
     private final AtomicBoolean resyncNeeded = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     /** The verified standby stream, or null: written on the loop, read by producers. */
-    private volatile Session session;
+    private volatile StandbyStream session;
     private volatile String configText;
     private Channel server;
+    /** On the loop; not reset per stream, so an id names one snapshot of this active side in both nodes' logs. */
     private long snapshotIds;
     /** Test hook: the next batch of changes is cut in the middle of its last frame and the connection closed. */
     volatile boolean cutMidFrameForTest;
@@ -112,7 +97,7 @@ final class ActiveSide {
                             ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
                         }
                         ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4),
-                                new Session());
+                                new StandbyStream(ActiveSide.this, config.password(), metrics, rollOver));
                     }
                 });
         try {
@@ -135,9 +120,9 @@ final class ActiveSide {
         if (server != null) {
             server.close().syncUninterruptibly();
         }
-        Session s = session;
+        StandbyStream s = session;
         if (s != null) {
-            s.ch.close().syncUninterruptibly();
+            s.channel().close().syncUninterruptibly();
         }
     }
 
@@ -162,33 +147,31 @@ final class ActiveSide {
     void pushConfig(String text) {
         configText = text;
         loop.execute(() -> {
-            Session s = session;
+            StandbyStream s = session;
             if (s != null) {
-                s.writeConfig(text);
-                s.ch.flush();
+                s.frames().writeConfig(text);
             }
         });
     }
 
     private void sendState(String key, byte[] value) {
         loop.execute(() -> {
-            Session s = session;
+            StandbyStream s = session;
             if (s != null) {
-                s.writeState(key, value);
-                s.ch.flush();
+                s.frames().writeState(key, value);
             }
         });
     }
 
     /** On the loop: writes what is queued, one batch per turn so other tasks interleave. */
     private void drain() {
-        Session s = session;
+        StandbyStream s = session;
         if (s == null) {
             wakeupPending.set(false);
             ring.clear();
             return;
         }
-        if (!s.ch.isWritable()) {
+        if (!s.channel().isWritable()) {
             return; // wakeupPending stays set: channelWritabilityChanged resumes
         }
         // Clear the flag before reading resyncNeeded: a producer that finds the ring full after
@@ -197,318 +180,59 @@ final class ActiveSide {
         // writers have gone quiet there is none (the standby would stay stale indefinitely).
         wakeupPending.set(false);
         if (resyncNeeded.getAndSet(false)) {
-            s.requestSnapshot();
+            s.snapshots().request();
         }
-        if (s.writeChanges() == DRAIN_BATCH && wakeupPending.compareAndSet(false, true)) {
+        boolean cut = cutMidFrameForTest;
+        int n = s.frames().writeChanges(ring, DRAIN_BATCH, cut);
+        if (cut && n > 0) {
+            cutMidFrameForTest = false;
+        }
+        if (n == DRAIN_BATCH && wakeupPending.compareAndSet(false, true)) {
             loop.execute(drainTask);
         }
     }
 
-    /** One accepted connection: waits for a verified HELLO, then is the stream to that standby. */
-    private final class Session extends ChannelInboundHandlerAdapter {
-        private FrameCodec codec = new FrameCodec(config.password());
-        private Channel ch;
-        private boolean verified;
-        private long sequence;
-        private boolean snapshotRunning;
-        private boolean pendingResync;
-        private volatile boolean closed;
-        private ByteBuf out;
-        private ScheduledFuture<?> heartbeat;
-        private final ChangeRing.Visitor writer = (type, data, k, v, micros) -> {
-            boolean put = type == ChangeRing.PUT;
-            int start = FrameCodec.begin(out, put ? FrameType.PUT : FrameType.REMOVE, ++sequence, micros,
-                    put ? ENTRY : StickyKey.SIZE);
-            out.writeBytes(data, k, StickyKey.SIZE);
-            if (put) {
-                out.writeBytes(data, v, StickyValue.SIZE);
-            }
-            codec.end(out, start);
-        };
+    /** On the loop, for a stream whose HELLO was just verified. */
+    SnapshotSender snapshotSender(StreamFrames frames) {
+        return new SnapshotSender(frames, table, loop, ring, metrics, () -> ++snapshotIds);
+    }
 
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            ch = ctx.channel();
-            super.channelActive(ctx);
+    /** On the loop: a verified stream becomes the current one, replacing an older one, and is brought up to date. */
+    void attach(StandbyStream s) {
+        StandbyStream old = session;
+        if (old != null) {
+            old.channel().close();
         }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                if (verified) {
-                    refuse(Refusal.MALFORMED, "unexpected frame from the standby after HELLO");
-                } else if (frame.readableBytes() != FrameCodec.HEADER + FrameCodec.NONCE + FrameCodec.MAC) {
-                    refuse(Refusal.MALFORMED, "HELLO of " + frame.readableBytes() + " bytes");
-                } else if (!codec.verify(frame) && !verifiedWithPreviousPassword(frame)) {
-                    refuse(Refusal.BAD_HMAC, "HELLO with a bad HMAC (wrong password?)");
-                } else if (frame.getByte(frame.readerIndex()) != FrameType.HELLO.code
-                        || frame.getLong(frame.readerIndex() + 2) != 0) {
-                    refuse(Refusal.MALFORMED, "first frame is not a HELLO with sequence 0");
-                } else {
-                    byte[] nonce = new byte[FrameCodec.NONCE];
-                    frame.getBytes(frame.readerIndex() + FrameCodec.HEADER, nonce);
-                    codec.useSessionKey(nonce);
-                    verified = true;
-                    metrics.framesReceived.increment();
-                    attach();
-                }
-            } finally {
-                frame.release();
-            }
+        ring.clear();
+        resyncNeeded.set(false); // the snapshot below covers whatever the old stream lost
+        session = s;
+        metrics.connected.set(1);
+        LOG.info("replication: standby {} attached", s.remoteAddress());
+        String c = configText;
+        if (c != null) {
+            s.frames().writeConfig(c);
         }
-
-        private void refuse(Refusal why, String what) {
-            metrics.refused(why);
-            LOG.warn("replication: refused {} from {}: {}", why.label(), ch.remoteAddress(), what);
-            ch.close();
+        for (Map.Entry<String, byte[]> e : state.all().entrySet()) {
+            s.frames().writeState(e.getKey(), e.getValue());
         }
+        s.snapshots().start();
+        s.startHeartbeat(config.interval());
+    }
 
-        /**
-         * During a password roll-over: true if the HELLO is keyed with the previous password. This
-         * stream then stays keyed with it and is closed when the roll-over window ends.
-         */
-        private boolean verifiedWithPreviousPassword(ByteBuf hello) {
-            PasswordRollOver r = rollOver.get();
-            if (r == null) {
-                return false;
-            }
-            FrameCodec previous = new FrameCodec(r.password());
-            if (!previous.verify(hello)) {
-                return false;
-            }
-            codec = previous;
-            long left = r.remainingNanos(System.nanoTime());
-            LOG.warn("replication: standby {} uses the previous password; accepted for {} s more (roll-over)",
-                    ch.remoteAddress(), TimeUnit.NANOSECONDS.toSeconds(left));
-            ch.eventLoop().schedule(() -> {
-                if (ch.isActive()) {
-                    LOG.warn("replication: password roll-over ended; closing the stream from {} keyed with the "
-                            + "previous password", ch.remoteAddress());
-                    ch.close();
-                }
-            }, left, TimeUnit.NANOSECONDS);
-            return true;
+    /** On the loop: the stream closed. */
+    void detached(StandbyStream s) {
+        if (session == s) {
+            session = null;
+            metrics.connected.set(0);
+            LOG.info("replication: standby {} detached", s.remoteAddress());
         }
+    }
 
-        private void attach() {
-            Session old = session;
-            if (old != null) {
-                old.ch.close();
-            }
-            ring.clear();
-            resyncNeeded.set(false); // the snapshot below covers whatever the old stream lost
-            session = this;
-            metrics.connected.set(1);
-            LOG.info("replication: standby {} attached", ch.remoteAddress());
-            String c = configText;
-            if (c != null) {
-                writeConfig(c);
-            }
-            for (Map.Entry<String, byte[]> e : state.all().entrySet()) {
-                writeState(e.getKey(), e.getValue());
-            }
-            startSnapshot();
-            long ms = config.interval().toMillis();
-            heartbeat = loop.scheduleAtFixedRate(() -> {
-                ByteBuf b = ch.alloc().heapBuffer(FrameCodec.LENGTH_FIELD + FrameCodec.HEADER + FrameCodec.MAC);
-                codec.end(b, FrameCodec.begin(b, FrameType.HEARTBEAT, ++sequence, EpochClock.nowMicros(), 0));
-                send(b, 1);
-            }, ms, ms, TimeUnit.MILLISECONDS);
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            closed = true;
-            if (heartbeat != null) {
-                heartbeat.cancel(false);
-            }
-            if (session == this) {
-                session = null;
-                metrics.connected.set(0);
-                LOG.info("replication: standby {} detached", ch.remoteAddress());
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ch.isWritable() && session == this) {
-                wakeupPending.set(true);
-                loop.execute(drainTask);
-            }
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof SslHandshakeCompletionEvent hs && !hs.isSuccess()) {
-                metrics.refused(Refusal.TLS);
-                LOG.warn("replication: TLS handshake with {} failed: {}", ch.remoteAddress(), hs.cause().toString());
-                ch.close();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof io.netty.handler.codec.TooLongFrameException) {
-                refuse(Refusal.MALFORMED, cause.getMessage());
-            } else {
-                LOG.debug("replication: connection from {} failed", ch.remoteAddress(), cause);
-                ch.close();
-            }
-        }
-
-        int writeChanges() {
-            out = ch.alloc().heapBuffer(64 * 1024);
-            int n = ring.drain(writer, DRAIN_BATCH);
-            ByteBuf b = out;
-            out = null;
-            if (n == 0) {
-                b.release();
-                return 0;
-            }
-            if (cutMidFrameForTest) {
-                cutMidFrameForTest = false;
-                b.writerIndex(b.writerIndex() - 20);
-                ch.writeAndFlush(b).addListener(ChannelFutureListener.CLOSE);
-                return n;
-            }
-            send(b, n);
-            return n;
-        }
-
-        private void send(ByteBuf b, int frames) {
-            ch.writeAndFlush(b, ch.voidPromise());
-            metrics.framesSent.increment(frames);
-        }
-
-        void writeConfig(String text) {
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            if (bytes.length > FrameCodec.MAX_FRAME - FrameCodec.HEADER - FrameCodec.MAC) {
-                LOG.error("replication: configuration of {} bytes is too large to push", bytes.length);
-                return;
-            }
-            ByteBuf b = ch.alloc().heapBuffer(bytes.length + 64);
-            int start = FrameCodec.begin(b, FrameType.CONFIG, ++sequence, EpochClock.nowMicros(), bytes.length);
-            b.writeBytes(bytes);
-            codec.end(b, start);
-            send(b, 1);
-        }
-
-        void writeState(String key, byte[] value) {
-            byte[] k = key.getBytes(StandardCharsets.UTF_8);
-            ByteBuf b = ch.alloc().heapBuffer(k.length + value.length + 64);
-            int start = FrameCodec.begin(b, FrameType.STATE, ++sequence, EpochClock.nowMicros(),
-                    2 + k.length + value.length);
-            b.writeShort(k.length).writeBytes(k).writeBytes(value);
-            codec.end(b, start);
-            send(b, 1);
-        }
-
-        void requestSnapshot() {
-            if (snapshotRunning) {
-                pendingResync = true;
-            } else {
-                startSnapshot();
-            }
-        }
-
-        private void startSnapshot() {
-            snapshotRunning = true;
-            // Everything queued now was stored in the table before the walk starts, so the walk
-            // covers it. Sent after BEGIN it would be harmful: if a later change of the same key
-            // was dropped by a full ring, the old change would mark the key as changed on the
-            // standby, which would then skip the snapshot's newer value and keep the old one.
-            ring.clear();
-            long id = ++snapshotIds;
-            metrics.resyncs.increment();
-            ByteBuf b = ch.alloc().heapBuffer(64);
-            int start = FrameCodec.begin(b, FrameType.SNAPSHOT_BEGIN, ++sequence, EpochClock.nowMicros(), 8);
-            b.writeLong(id);
-            codec.end(b, start);
-            send(b, 1);
-            Thread walker = new Thread(() -> walk(id), "mclb-replication-snapshot");
-            walker.setDaemon(true);
-            walker.start();
-        }
-
-        /** On the walker thread: reads the table segment by segment, one batch in flight at a time. */
-        private void walk(long id) {
-            byte[] batch = new byte[SNAPSHOT_BATCH * ENTRY];
-            int[] n = {0};
-            long[] total = {0};
-            try {
-                table.forEach((k, v) -> {
-                    System.arraycopy(k.bytes(), 0, batch, n[0] * ENTRY, StickyKey.SIZE);
-                    System.arraycopy(v.bytes(), 0, batch, n[0] * ENTRY + StickyKey.SIZE, StickyValue.SIZE);
-                    total[0]++;
-                    if (++n[0] == SNAPSHOT_BATCH) {
-                        sendEntries(batch, n[0]);
-                        n[0] = 0;
-                    }
-                    return !closed;
-                });
-                if (n[0] > 0) {
-                    sendEntries(batch, n[0]);
-                }
-                loop.execute(() -> finishSnapshot(id, total[0]));
-            } catch (RejectedExecutionException e) {
-                LOG.debug("replication: snapshot {} abandoned, replication stopping", id);
-            } catch (RuntimeException e) {
-                LOG.error("replication: snapshot {} failed; closing the stream so the standby resyncs", id, e);
-                ch.close();
-            }
-        }
-
-        private void sendEntries(byte[] batch, int count) {
-            if (closed) {
-                return;
-            }
-            byte[] copy = Arrays.copyOf(batch, count * ENTRY);
-            CompletableFuture<Void> written = new CompletableFuture<>();
-            loop.execute(() -> {
-                if (closed) {
-                    written.complete(null);
-                    return;
-                }
-                ByteBuf b = ch.alloc().heapBuffer(copy.length + 64);
-                int start = FrameCodec.begin(b, FrameType.SNAPSHOT_ENTRIES, ++sequence, EpochClock.nowMicros(),
-                        copy.length);
-                b.writeBytes(copy);
-                codec.end(b, start);
-                metrics.framesSent.increment();
-                ch.writeAndFlush(b).addListener(f -> written.complete(null));
-            });
-            // back-pressure: the walk waits until the socket took the batch (or the stream died)
-            while (!closed) {
-                try {
-                    written.get(100, TimeUnit.MILLISECONDS);
-                    return;
-                } catch (TimeoutException e) {
-                    // check closed and wait again
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } catch (ExecutionException e) {
-                    return;
-                }
-            }
-        }
-
-        private void finishSnapshot(long id, long entries) {
-            if (closed) {
-                return;
-            }
-            ByteBuf b = ch.alloc().heapBuffer(64);
-            int start = FrameCodec.begin(b, FrameType.SNAPSHOT_END, ++sequence, EpochClock.nowMicros(), 16);
-            b.writeLong(id).writeLong(entries);
-            codec.end(b, start);
-            send(b, 1);
-            LOG.info("replication: snapshot {} of {} entries sent to {}", id, entries, ch.remoteAddress());
-            snapshotRunning = false;
-            if (pendingResync) {
-                pendingResync = false;
-                startSnapshot();
-            }
+    /** On the loop: the socket drained below its low-water mark; resume the changes held back. */
+    void writable(StandbyStream s) {
+        if (session == s) {
+            wakeupPending.set(true);
+            loop.execute(drainTask);
         }
     }
 }

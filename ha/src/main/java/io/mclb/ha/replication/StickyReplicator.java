@@ -166,6 +166,21 @@ public final class StickyReplicator implements AutoCloseable {
         return standby != null && standby.connected();
     }
 
+    /** What {@code show replicate} prints about the stream, read from the replication's own meters. */
+    public record Status(boolean connected, long backlog, long framesSent, long framesReceived, long resyncs,
+                         long overflows, long refused, double lagMeanMs, double lagMaxMs) {
+    }
+
+    public Status status() {
+        long refused = 0;
+        for (ReplicationMetrics.Refusal r : ReplicationMetrics.Refusal.values()) {
+            refused += (long) metrics.refusedCount(r);
+        }
+        return new Status(connected(), ring.size(), (long) metrics.framesSent.count(),
+                (long) metrics.framesReceived.count(), (long) metrics.resyncs.count(), (long) metrics.overflows.count(),
+                refused, metrics.lag.mean(TimeUnit.MILLISECONDS), metrics.lag.max(TimeUnit.MILLISECONDS));
+    }
+
     /** Stops, unregisters the listener and shuts the replication thread down. Leaves the table open. */
     @Override
     public void close() {

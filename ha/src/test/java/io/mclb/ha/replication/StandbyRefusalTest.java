@@ -40,7 +40,10 @@ class StandbyRefusalTest {
         before = standby.contents();
         fakeActive = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
         fakeActive.setSoTimeout(20_000);
-        standby.replicator.startStandby(Node.config(SECRET).withPort(fakeActive.getLocalPort()), null);
+        // the fake active sends no heartbeats: a 2 s interval (6 s of silence tolerated) keeps a slow
+        // test thread from losing its connection to the standby's idle timer before it sends a frame
+        standby.replicator.startStandby(Node.config(SECRET).withPort(fakeActive.getLocalPort())
+                .withTuning(Duration.ofSeconds(2), Duration.ofMillis(50), 1 << 14), null);
     }
 
     @AfterEach

@@ -82,7 +82,8 @@ public final class ProbeCostBenchmark {
             long t0 = System.nanoTime();
             while (!Arrays.stream(rt.farms().get("F").reals()).allMatch(r -> r.state() == RealState.OPERATIONAL)) {
                 if (System.nanoTime() - t0 > 120_000_000_000L) {
-                    throw new IllegalStateException("reals not all up after 120 s: " + states(rt));
+                    throw new IllegalStateException("reals not all up after 120 s: " + states(rt) + "; last failures: "
+                            + reasons(rt));
                 }
                 Thread.sleep(100);
             }
@@ -205,6 +206,12 @@ public final class ProbeCostBenchmark {
     private static String states(MclbRuntime rt) {
         return Arrays.stream(rt.farms().get("F").reals()).collect(java.util.stream.Collectors.groupingBy(
                 RealServer::state, java.util.stream.Collectors.counting())).toString();
+    }
+
+    private static String reasons(MclbRuntime rt) {
+        return rt.probeStatus().stream().filter(s -> !s.lastReason().isEmpty()).collect(
+                java.util.stream.Collectors.groupingBy(s -> s.lastReason().replaceAll("[0-9.]+:[0-9]+", "ADDR"),
+                        java.util.stream.Collectors.counting())).toString();
     }
 
     private static String address(int i) {

@@ -41,6 +41,11 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
     }
 
     @Override
+    public List<String> keywords(ConfigBlock block) {
+        return block == ConfigBlock.VSERVER ? List.of("purge", "radius") : List.of();
+    }
+
+    @Override
     public Claim claimLine(ConfigBlock block, ConfigLine line) throws BadLine {
         return switch (block) {
             case GLOBAL -> global(line);

@@ -13,6 +13,7 @@ import java.net.DatagramSocket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +66,12 @@ class RadiusProxyTest {
     void authAndAccountingOfOneCallingStationIdReachTheSameAaaAndEveryAnswerVerifies() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
         h.auth.values().forEach(a -> a.framedIp = "10.1.0.1");
+        String atStart = h.runtime.registry().scrape();
+        for (String code : List.of("Access-Accept", "Access-Reject", "Access-Challenge", "Accounting-Response")) {
+            assertThat(io.mclb.testing.Metrics.sample(atStart,
+                    "mclb_radius_responses_total{code=\"" + code + "\",vserver=\"RADIUS-AUTH\"}"))
+                    .as("%s exported from the start", code).isZero();
+        }
         DatagramSocket nas = h.nas();
         for (int s = 0; s < 12; s++) {
             String csid = "4917000000" + s;

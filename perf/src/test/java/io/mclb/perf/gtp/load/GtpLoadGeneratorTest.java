@@ -63,8 +63,9 @@ class GtpLoadGeneratorTest {
                 .maxDuration(Duration.ofMillis(500)).start()) {
             await().atMost(SETTLE).until(g::isDone);
             GtpLoadGenerator.Snapshot s = g.snapshot();
-            // 2000/s for 0.5 s: never more; fewer only if a loaded machine stalled the loop.
-            assertThat(s.creates()).isBetween(100L, 1_010L);
+            // 2000/s for 0.5 s: never more; fewer when a loaded machine stalls the loop (51 seen with
+            // four builds on two cores), so only the ceiling says something about pacing
+            assertThat(s.creates()).isPositive().isLessThanOrEqualTo(1_010L);
             assertThat(s.answered()).isEqualTo(s.creates());
             assertThat(s.lost()).isZero();
             assertThat(s.rejected()).isEqualTo(sim.createResponses(1, 199)).isPositive();
