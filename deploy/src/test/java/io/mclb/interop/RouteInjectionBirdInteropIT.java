@@ -30,6 +30,9 @@ class RouteInjectionBirdInteropIT {
         try (Netns lb = Netns.create(tmp.resolve("lb")); Netns router = Netns.create(tmp.resolve("router"))) {
             lb.run(() -> {
                 lb.linkTo(router, "veth-lb", List.of("10.98.0.1/24"), "veth-rt", List.of("10.98.0.2/24"));
+                // as on a real node: the VIP is an address of the host (mclb binds it), on lo; the
+                // route mclb keeps in table 100 is what BIRD announces, not the address itself
+                lb.exec(Duration.ofSeconds(10), "ip", "address", "add", VIP + "/32", "dev", "lo").check("VIP on lo");
                 startBird(lb, "bird-announcer.conf");
                 startBird(router, "bird-router.conf");
                 Path script = MclbProcess.writeResource(lb, "responders.py", t -> t);

@@ -230,13 +230,13 @@ public final class ProbeCostBenchmark {
             s.bind(new InetSocketAddress("0.0.0.0", 0), 4096);
             s.setSoTimeout(200);
             threads.add(daemon("tcp-target", () -> {
-                while (!stop.get()) {
+                while (!stop.get() && !s.isClosed()) {
                     try (Socket c = s.accept()) {
                         c.setSoLinger(true, 0);
                     } catch (SocketTimeoutException e) {
                         // look at stop
                     } catch (IOException e) {
-                        return;
+                        // the prober resets its connection at once: that one is gone, the listener is not
                     }
                 }
             }));
