@@ -1,10 +1,7 @@
 package io.mclb.probe;
 
-import io.mclb.config.BadLine;
-import io.mclb.config.ConfigLine;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
-import io.mclb.config.ProbeConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.route.NoopRouteInjector;
@@ -64,35 +61,8 @@ class HealthStatesTest {
     }
 
     /** {@code ip slb probe NAME switch}: passes while {@link #PASSES} says so for the real. */
-    private static final ProbeFactory SWITCH = new ProbeFactory() {
-        @Override
-        public String type() {
-            return "switch";
-        }
-
-        @Override
-        public Parsed parse(ConfigLine header, List<ConfigLine> lines) throws BadLine {
-            return Parsed.of("switch");
-        }
-
-        @Override
-        public ProbeCheck newCheck(ProbeConfig probe, RealServer real, ProbeContext ctx) {
-            return new ProbeCheck() {
-                @Override
-                public void run(ProbeResult result) {
-                    if (PASSES.getOrDefault(real.label(), true)) {
-                        result.pass();
-                    } else {
-                        result.fail("switched off");
-                    }
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-    };
+    private static final ProbeFactory SWITCH =
+            new SwitchProbe((probe, real) -> PASSES.getOrDefault(real.label(), true));
 
     private final Modules modules = Modules.withProbeTypes(List.of(SWITCH));
 

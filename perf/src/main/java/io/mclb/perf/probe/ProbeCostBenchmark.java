@@ -77,6 +77,7 @@ public final class ProbeCostBenchmark {
             Thread.sleep(warmup * 1000L);
             baseline = loopCpuShare(seconds);
         }
+        double floor = type.equals("udp") ? udpFloor(reals, port, seconds) : -1;
         try (MclbRuntime rt = start(dir.resolve("probed"), config(dir.resolve("probed"), type, reals, port, silent,
                 loops, true))) {
             long t0 = System.nanoTime();
@@ -99,6 +100,11 @@ public final class ProbeCostBenchmark {
             System.out.printf(Locale.ROOT, "probing: event loops %.2f %% of one core, %.0f checks/s (%.0f failed in the"
                     + " window), %.1f us of loop CPU per check; probing adds %.2f %% of one core%n", probed * 100, rate,
                     failedChecks(rt) - failedBefore, (probed - baseline) * 1e6 / Math.max(rate, 1), (probed - baseline) * 100);
+            if (floor >= 0) {
+                System.out.printf(Locale.ROOT, "floor (one plain thread, same datagrams to the same targets, no"
+                        + " mclb): %.2f %% of one core; mclb's probing costs %.2f x the floor%n", floor * 100,
+                        (probed - baseline) / floor);
+            }
             detection(rt, silent);
         } finally {
             stop.set(true);
@@ -153,6 +159,57 @@ public final class ProbeCostBenchmark {
         System.out.printf(Locale.ROOT, "  (of which user time %.2f %% of one core)%n",
                 (loopCpuNs(mx, true) - userBefore) * 100.0 / wall);
         return (double) (loopCpuNs(mx, false) - before) / wall;
+    }
+
+    /**
+     * The kernel's part of a UDP check on loopback, both ends, without mclb: one thread sends
+     * {@code reals} datagrams a second (in 100 bursts) to the same targets and reads the answers
+     * through a selector; its CPU share over {@code seconds} (the user part printed too).
+     */
+    private static double udpFloor(int reals, int port, int seconds) throws IOException {
+        InetSocketAddress[] to = new InetSocketAddress[reals];
+        for (int i = 0; i < reals; i++) {
+            to[i] = new InetSocketAddress(address(i), port);
+        }
+        try (DatagramChannel ch = DatagramChannel.open(); Selector sel = Selector.open()) {
+            ch.bind(new InetSocketAddress("127.0.0.1", 0));
+            ch.configureBlocking(false);
+            ch.register(sel, SelectionKey.OP_READ);
+            ByteBuffer out = ByteBuffer.wrap(new byte[] {'m', 'c', 'l', 'b'});
+            ByteBuffer in = ByteBuffer.allocateDirect(2048);
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            long cpu0 = mx.getCurrentThreadCpuTime();
+            long user0 = mx.getCurrentThreadUserTime();
+            long t0 = System.nanoTime();
+            long end = t0 + seconds * 1_000_000_000L;
+            long nextBurst = t0;
+            long answered = 0;
+            int next = 0;
+            int perBurst = Math.max(1, reals / 100);
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < perBurst; i++) {
+                    out.rewind();
+                    ch.send(out, to[next]);
+                    next = (next + 1) % reals;
+                }
+                nextBurst += 10_000_000L;
+                long wait;
+                while ((wait = nextBurst - System.nanoTime()) > 0) {
+                    if (sel.select(Math.max(1, wait / 1_000_000)) > 0) {
+                        sel.selectedKeys().clear();
+                        in.clear();
+                        while (ch.receive(in) != null) {
+                            answered++;
+                            in.clear();
+                        }
+                    }
+                }
+            }
+            long wall = System.nanoTime() - t0;
+            System.out.printf(Locale.ROOT, "  floor: %d answers/s, user time %.2f %% of one core%n",
+                    answered * 1_000_000_000L / wall, (mx.getCurrentThreadUserTime() - user0) * 100.0 / wall);
+            return (double) (mx.getCurrentThreadCpuTime() - cpu0) / wall;
+        }
     }
 
     private static long loopCpuNs(ThreadMXBean mx, boolean userOnly) {
@@ -230,13 +287,27 @@ public final class ProbeCostBenchmark {
             s.bind(new InetSocketAddress("0.0.0.0", 0), 4096);
             s.setSoTimeout(200);
             threads.add(daemon("tcp-target", () -> {
+                // like a real server, a connection stays open until the prober ends it (with a reset, at
+                // once); closed here only after 2 s, when the reset has long come: closing first would
+                // reset it under the prober's feet before its loop saw the handshake complete
+                java.util.ArrayDeque<Socket> open = new java.util.ArrayDeque<>();
+                java.util.ArrayDeque<Long> openedAt = new java.util.ArrayDeque<>();
                 while (!stop.get() && !s.isClosed()) {
-                    try (Socket c = s.accept()) {
-                        c.setSoLinger(true, 0);
+                    try {
+                        open.add(s.accept());
+                        openedAt.add(System.nanoTime());
                     } catch (SocketTimeoutException e) {
                         // look at stop
                     } catch (IOException e) {
-                        // the prober resets its connection at once: that one is gone, the listener is not
+                        // one connection failed, not the listener
+                    }
+                    while (!openedAt.isEmpty() && System.nanoTime() - openedAt.peek() > 2_000_000_000L) {
+                        openedAt.poll();
+                        try {
+                            open.poll().close();
+                        } catch (IOException e) {
+                            // already reset by the prober
+                        }
                     }
                 }
             }));
