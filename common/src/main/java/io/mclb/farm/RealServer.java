@@ -171,13 +171,12 @@ public final class RealServer {
         if (s != RealState.OPERATIONAL) {
             return s;
         }
-        RealState held = health.derived();
-        if (held == RealState.TESTING) {
-            return held; // not yet passed every probe: TESTING, even while a probe fails it
-        }
+        // a probe that failed faildetect times in a row fails the real even before its first pass:
+        // it is then known bad, not being tested (both take no work)
         if (overrides.probeFailed()) {
             return RealState.PROBE_FAILED;
         }
+        RealState held = health.derived();
         if (held != null) {
             return held;
         }

@@ -245,7 +245,7 @@ final class ProbeTask implements BringUpGate.Waiting {
 
     ProbeStatus status() {
         HealthTracker h = health;
-        String state = !h.everPassed() ? "TESTING" : h.failed() ? "FAILED" : "OPERATIONAL";
+        String state = h.failed() ? "FAILED" : !h.everPassed() ? "TESTING" : "OPERATIONAL";
         long ended = lastEndedNs;
         return new ProbeStatus(probe.name(), probe.type(), farm.name(), real.label(), target, state,
                 real.state().name(), lastResult, lastReason, lastRttNs, h.consecutiveFailures(), h.failed(),

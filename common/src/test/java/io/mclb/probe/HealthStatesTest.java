@@ -110,14 +110,16 @@ class HealthStatesTest {
         PASSES.put("127.0.0.11:" + a.port(), false);
         int port = Ports.freeUdp("127.0.0.100");
         String vs = "ip slb vserver V\n virtual 127.0.0.100 udp " + port + "\n serverfarm F\n inservice\n";
-        start("ip slb serverfarm F\n probe P\n" + realLines(a) + vs);
+        // faildetect 255: the failing checks keep it TESTING for the whole test (not PROBE_FAILED)
+        String slow = "ip slb probe T switch\n interval 1\n faildetect 255\n timeout 1\n";
+        start(slow + "ip slb serverfarm F\n probe T\n" + realLines(a) + vs);
         InetSocketAddress vip = new InetSocketAddress("127.0.0.100", port);
         assertThat(realOf("F", a).state()).isEqualTo(RealState.TESTING);
         assertThat(rt.vservers().get("V").state()).isEqualTo(VserverState.ALL_REALS_DOWN);
         assertThat(FakeUdpReal.exchange(client(), new byte[] {1}, vip, 300)).isNull();
         await().atMost(WAIT).until(() -> Metrics.count(rt.registry(), "mclb.drops", "reason", "no_real_available") >= 1);
         assertThat(a.received()).as("no subscriber goes to an unverified real").isZero();
-        assertThat(ProbeScheduler.byProbeAndReal(rt.probeStatus()).get("P/127.0.0.11:" + a.port()).state())
+        assertThat(ProbeScheduler.byProbeAndReal(rt.probeStatus()).get("T/127.0.0.11:" + a.port()).state())
                 .isEqualTo("TESTING");
 
         PASSES.put("127.0.0.11:" + a.port(), true);
@@ -127,11 +129,27 @@ class HealthStatesTest {
 
         FakeUdpReal b = real("127.0.0.12");
         PASSES.put("127.0.0.12:" + b.port(), false);
-        rt.reload(parse("ip slb serverfarm F\n probe P\n" + realLines(a, b) + vs));
+        rt.reload(parse(slow + "ip slb serverfarm F\n probe T\n" + realLines(a, b) + vs));
         assertThat(realOf("F", b).state()).as("added by a reload: unverified").isEqualTo(RealState.TESTING);
         assertThat(realOf("F", a).state()).as("kept: still verified").isEqualTo(RealState.OPERATIONAL);
         PASSES.put("127.0.0.12:" + b.port(), true);
         await().atMost(WAIT).until(() -> realOf("F", b).state() == RealState.OPERATIONAL);
+    }
+
+    @Test
+    void aRealWhoseFirstChecksFailFaildetectTimesIsProbeFailedNotTesting() throws Exception {
+        FakeUdpReal a = real("127.0.0.13");
+        PASSES.put("127.0.0.13:" + a.port(), false);
+        int port = Ports.freeUdp("127.0.0.100");
+        start("ip slb serverfarm F\n probe P\n" + realLines(a) + "ip slb vserver V\n virtual 127.0.0.100 udp " + port
+                + "\n serverfarm F\n inservice\n");
+        await().atMost(WAIT).until(() -> realOf("F", a).state() == RealState.PROBE_FAILED);
+        assertThat(ProbeScheduler.byProbeAndReal(rt.probeStatus()).get("P/" + realOf("F", a).label()).state())
+                .isEqualTo("FAILED");
+        assertThat(rt.vservers().get("V").state()).isEqualTo(VserverState.ALL_REALS_DOWN);
+
+        PASSES.put("127.0.0.13:" + a.port(), true);
+        await().atMost(WAIT).until(() -> realOf("F", a).state() == RealState.OPERATIONAL);
     }
 
     @Test
