@@ -154,7 +154,7 @@ public final class AdminServer implements AutoCloseable {
             int status = x == null ? 200 : x.status(t, q);
             if (t == null) {
                 send(ex, 404, "text/plain", "unknown view '" + what
-                        + "'; known: reals, vservers, serverfarms, sticky, conns, stats, running-config"
+                        + "'; known: reals, vservers, serverfarms, sticky, conns, stats, probe, running-config"
                         + (extraViews.isEmpty() ? "" : ", " + String.join(", ", extraViews.keySet())) + "\n");
                 return;
             }
@@ -174,6 +174,7 @@ public final class AdminServer implements AutoCloseable {
             case "sticky" -> v.sticky(ShowArgs.of(what, q), q.get("table"), parseInt(q.get("limit"), 1000));
             case "conns" -> v.conns(ShowArgs.of(what, q), parseInt(q.get("limit"), 1000));
             case "stats" -> v.stats();
+            case "probe" -> ProbeView.table(runtime.get(), ShowArgs.of(what, q), q);
             default -> {
                 View x = extraView(what, q);
                 yield x == null ? null : x.table(q);

@@ -69,9 +69,9 @@ public final class AdminViews {
         }
         Table t = detail
                 ? new Table("vserver", "prot", "virtual", "ports", "service", "state", "farm", "sticky", "idle_s",
-                        "standby", "flows", "transactions", "requests", "responses", "drops")
+                        "standby", "flows", "transactions", "requests", "responses", "drops", "advertised")
                 : new Table("vserver", "prot", "virtual", "service", "state", "farm", "flows", "requests",
-                        "responses");
+                        "responses", "advertised");
         for (VirtualServer v : rt.vservers().values()) {
             if (only != null && !v.name().equals(only)) {
                 continue;
@@ -79,6 +79,8 @@ public final class AdminViews {
             var c = v.snapshot().config();
             String farm = c.farm() + (c.backupFarm() == null ? "" : " (backup " + c.backupFarm() + ")");
             String service = c.service() == null ? "-" : c.service();
+            String advertised = !rt.routeHealth().active() ? "-"
+                    : rt.routeHealth().advertised(c.address()) ? "yes" : "no";
             if (detail) {
                 String sticky = c.sticky() == null ? "-" : c.sticky().seconds() + "s group " + c.sticky().group();
                 t.row(v.name(), "UDP", hostPort(c.address(), c.port()),
@@ -86,10 +88,10 @@ public final class AdminViews {
                         v.state().name(), farm, sticky, c.idleSeconds(),
                         c.standbyGroup() == null ? "-" : c.standbyGroup(), v.flows(), v.transactionsActive().get(),
                         (long) v.metrics().requests.count(), (long) v.metrics().responses.count(),
-                        v.metrics().dropsTotal());
+                        v.metrics().dropsTotal(), advertised);
             } else {
                 t.row(v.name(), "UDP", hostPort(c.address(), c.port()), service, v.state().name(), farm, v.flows(),
-                        (long) v.metrics().requests.count(), (long) v.metrics().responses.count());
+                        (long) v.metrics().requests.count(), (long) v.metrics().responses.count(), advertised);
             }
         }
         return t;

@@ -9,7 +9,25 @@ package io.mclb.config;
 public final class BadLine extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** The sub-line it is about, when it is not the line being parsed (a stanza's own line), or null. */
+    private final transient SourceRef at;
+
     public BadLine(String message) {
+        this(message, null);
+    }
+
+    private BadLine(String message, SourceRef at) {
         super(message, null, false, false);
+        this.at = at;
+    }
+
+    /** The same error, reported at {@code line} (a sub-line of the stanza being parsed). */
+    public BadLine at(SourceRef line) {
+        return new BadLine(getMessage(), line);
+    }
+
+    /** Where to report it, or null: the line being parsed. */
+    public SourceRef source() {
+        return at;
     }
 }

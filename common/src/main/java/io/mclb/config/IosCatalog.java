@@ -39,7 +39,8 @@ final class IosCatalog {
             Map.entry("mode", unsupported("mclb has one mode: proxy")));
 
     private static final Map<String, Disposition> VSERVER = Map.ofEntries(
-            Map.entry("advertise", ignored("mclb announces no host route itself")),
+            // claimed by the engine's AdvertiseSyntax in every runtime; reached only by a grammar without it
+            Map.entry("advertise", ignored("route health injection is not part of this grammar")),
             Map.entry("delay", ignored("a TCP connection timer; mclb balances UDP")),
             Map.entry("synguard", ignored("a TCP SYN-flood guard; mclb balances UDP")),
             Map.entry("access", ignored("interface restrictions are the host's packet filter's job")),

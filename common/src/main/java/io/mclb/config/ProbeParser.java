@@ -45,18 +45,22 @@ final class ProbeParser {
             List<Tokenizer.Line> lines = n.descendants();
             for (Tokenizer.Line c : lines) {
                 List<String> ct = c.tokens();
-                if (c.is(0, "interval")) {
-                    interval = Args.integer(ct, 1, label + " interval", 1, 65535);
-                    Args.end(ct, 1, label + " interval");
-                } else if (c.is(0, "faildetect")) {
-                    faildetect = Args.integer(ct, 1, label + " faildetect", 1, 255);
-                    Args.end(ct, 1, label + " faildetect");
-                } else if (c.is(0, "timeout")) {
-                    timeout = Args.integer(ct, 1, label + " timeout", 1, 65535);
-                    Args.end(ct, 1, label + " timeout");
-                } else {
-                    own.add(ctx.line(c));
-                    ownLines.add(c);
+                try {
+                    if (c.is(0, "interval")) {
+                        interval = Args.integer(ct, 1, label + " interval", 1, 65535);
+                        Args.end(ct, 1, label + " interval");
+                    } else if (c.is(0, "faildetect")) {
+                        faildetect = Args.integer(ct, 1, label + " faildetect", 1, 255);
+                        Args.end(ct, 1, label + " faildetect");
+                    } else if (c.is(0, "timeout")) {
+                        timeout = Args.integer(ct, 1, label + " timeout", 1, 65535);
+                        Args.end(ct, 1, label + " timeout");
+                    } else {
+                        own.add(ctx.line(c));
+                        ownLines.add(c);
+                    }
+                } catch (BadLine e) {
+                    throw e.at(ctx.at(c));
                 }
             }
             ProbeFactory.Parsed parsed = type.parse(ctx.line(l), own);
@@ -78,7 +82,8 @@ final class ProbeParser {
             }
             return new ExtensionLine(OWNER, t, stored, ctx.at(l), p);
         } catch (BadLine e) {
-            ctx.error(l, e.getMessage());
+            // at the sub-line when the type said which one, else at the stanza
+            ctx.errors.add(ConfigError.error(e.source() != null ? e.source() : ctx.at(l), e.getMessage()));
             return null;
         }
     }

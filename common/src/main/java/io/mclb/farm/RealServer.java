@@ -63,6 +63,7 @@ public final class RealServer {
     /** When the outstanding test connection was handed out; CAS-claimed by the test taker. */
     private final AtomicLong testStartedNs = new AtomicLong();
     private final RealOverrides overrides = new RealOverrides();
+    private final RealHealth health = new RealHealth(this);
 
     private final RealLoad load = new RealLoad();
     /** Replaced (not mutated) when numclients changes on reload. */
@@ -170,8 +171,14 @@ public final class RealServer {
         if (s != RealState.OPERATIONAL) {
             return s;
         }
+        // a probe that failed faildetect times in a row fails the real even before its first pass:
+        // it is then known bad, not being tested (both take no work)
         if (overrides.probeFailed()) {
             return RealState.PROBE_FAILED;
+        }
+        RealState held = health.derived();
+        if (held != null) {
+            return held;
         }
         if (overrides.dfpWeight() == 0) {
             return RealState.DFP_THROTTLED;
@@ -216,20 +223,22 @@ public final class RealServer {
      * while any of its probes fails, so two probes on one real never overwrite each other.
      */
     public void setProbeFailed(String probe, boolean failed) {
-        synchronized (overrides) {
-            RealState before = state();
-            String reason = overrides.probe(probe, failed);
-            if (reason != null) {
-                reportDerived(before, reason);
-            }
-        }
+        overrideProbe(probe, failed, failed ? "failed" : "passes");
     }
 
-    /** Probe {@code probe} no longer checks this real (a reload removed it): it holds it down no more. */
+    /**
+     * Probe {@code probe} no longer checks this real (a reload removed it): it holds it down no
+     * more, failing or not yet passed.
+     */
     public void releaseProbe(String probe) {
+        overrideProbe(probe, false, "removed");
+        health.probeTested(probe, "probe " + probe + " removed");
+    }
+
+    private void overrideProbe(String probe, boolean failed, String what) {
         synchronized (overrides) {
             RealState before = state();
-            String reason = overrides.probe(probe, false, "removed");
+            String reason = overrides.probe(probe, failed, what);
             if (reason != null) {
                 reportDerived(before, reason);
             }
@@ -243,13 +252,23 @@ public final class RealServer {
         }
     }
 
+    /** Verdicts of the health layer beyond probe failures: not yet tested, suspect, track-port master down. */
+    public RealHealth health() {
+        return health;
+    }
+
+    /** The monitor every derived-state change holds, so each is reported once, in order. */
+    Object monitor() {
+        return overrides;
+    }
+
     /** {@link #setProbeFailed(String, boolean)} for a real with a single health source (tests, tools). */
     public void setProbeFailed(boolean failed) {
         setProbeFailed("probe", failed);
     }
 
-    /** Reports a change of the DFP/probe derived state (not load-driven ones). */
-    private void reportDerived(RealState before, String reason) {
+    /** Reports a change of the DFP/probe/health derived state (not load-driven ones); hold {@link #monitor()}. */
+    void reportDerived(RealState before, String reason) {
         RealState after = state();
         if (before != after && (isAdminDerived(before) || isAdminDerived(after))) {
             transition(before, after, reason);
@@ -257,7 +276,8 @@ public final class RealServer {
     }
 
     private static boolean isAdminDerived(RealState s) {
-        return s == RealState.PROBE_FAILED || s == RealState.DFP_THROTTLED;
+        return s == RealState.PROBE_FAILED || s == RealState.DFP_THROTTLED || s == RealState.TESTING
+                || s == RealState.SUSPECT || s == RealState.MASTER_DOWN;
     }
 
     private long retryNs() {
@@ -287,14 +307,14 @@ public final class RealServer {
         RealState s = stored();
         if (s == RealState.OPERATIONAL) {
             RealConfig c = config;
-            return !overrides.probeFailed() && (!newWork || operWeight() > 0)
+            return !overrides.probeFailed() && !health.blocked() && (!newWork || operWeight() > 0)
                     && load.hasRoom(c.maxConns(), c.maxClients(), c.rate(), newClient, nowNs);
         }
         return testDue(s, nowNs);
     }
 
     private boolean testDue(RealState s, long nowNs) {
-        if (overrides.probeFailed() || operWeight() <= 0) {
+        if (overrides.probeFailed() || health.blocked() || operWeight() <= 0) {
             return false;
         }
         if (s == RealState.FAILED) {
@@ -325,7 +345,7 @@ public final class RealServer {
             return tryAcquireTest(s, nowNs);
         }
         RealConfig c = config;
-        if (overrides.probeFailed() || (newWork && operWeight() <= 0)
+        if (overrides.probeFailed() || health.blocked() || (newWork && operWeight() <= 0)
                 || (newClient && load.clients() >= c.maxClients())) {
             return false;
         }
@@ -373,7 +393,9 @@ public final class RealServer {
     /**
      * An unanswered request or a reassign-worthy answer (in-band failure detection). Ignored when
      * {@code no faildetect inband}, or when the real is already FAILED or out of service (late
-     * failures of old flows must not restart the retry timer).
+     * failures of old flows must not restart the retry timer). A real whose probes can confirm it
+     * ({@link RealHealth#confirmWith}) becomes SUSPECT instead of FAILED when {@code faildetect} is
+     * reached, and only a failed probe fails it.
      *
      * @param clientHash identifies the client, for {@code faildetect numclients}
      * @return true iff this call moved the real to FAILED
@@ -394,6 +416,11 @@ public final class RealServer {
         }
         load.failed();
         String why = streak.record(c, clientHash);
+        if (why != null && health.suspect(why)) {
+            // a real with probes is failed only if they confirm it (one bad client must not fail it)
+            streak.reset();
+            return false;
+        }
         if (why != null) {
             failedAtNs = nowNs;
             if (moveTo(RealState.OPERATIONAL, RealState.FAILED, why)) {

@@ -8,7 +8,11 @@ public enum RealState {
     OPERATIONAL,
     /** Failed by faildetect (in-band) or a reassign-worthy answer; waits for {@code retry}. */
     FAILED,
-    /** Retry timer expired: the next qualifying request is the test connection. */
+    /**
+     * Retry timer expired: the next qualifying request is the test connection. Also a real with
+     * probes that has not passed every one of them yet (at start, or added by a reload): it takes
+     * no work until it does.
+     */
     TESTING,
     /** At {@code maxconns}: takes no new work until a connection ends. */
     MAXCONNS,
@@ -19,5 +23,12 @@ public enum RealState {
     /** A health probe failed it. */
     PROBE_FAILED,
     /** {@code no inservice}. */
-    OUTOFSERVICE
+    OUTOFSERVICE,
+    /**
+     * In-band failures reached {@code faildetect} on a real with probes: no new work while its
+     * probes confirm (a failed probe fails it) or clear (a pass returns it to service) the suspicion.
+     */
+    SUSPECT,
+    /** The master port of its {@code track-port} group is down: no new work whatever its own checks say. */
+    MASTER_DOWN
 }

@@ -1,6 +1,7 @@
 package io.mclb.farm;
 
 import io.mclb.config.PredictorKind;
+import io.mclb.config.ProbeRef;
 import io.mclb.config.RealConfig;
 import io.mclb.config.ServerFarmConfig;
 import io.mclb.predictor.Predictor;
@@ -67,9 +68,22 @@ public final class ServerFarm {
         this.listener = listener == null ? RealStateListener.NONE : listener;
         RealServer[] reals = new RealServer[config.reals().size()];
         for (int i = 0; i < reals.length; i++) {
-            reals[i] = new RealServer(name, config.reals().get(i), clock, this.listener);
+            reals[i] = newReal(config, config.reals().get(i));
         }
         this.snapshot = new Snapshot(config, reals, predictorFor(config, routeMaps));
+    }
+
+    /**
+     * A real new to this farm: with probes on the farm it is TESTING until each has passed once,
+     * from before any virtual server can see it.
+     */
+    private RealServer newReal(ServerFarmConfig farm, RealConfig rc) {
+        RealServer r = new RealServer(name, rc, clock, listener);
+        List<String> probes = farm.records(ProbeRef.class).stream().map(ProbeRef::name).distinct().toList();
+        if (!probes.isEmpty()) {
+            r.health().awaitProbes(probes);
+        }
+        return r;
     }
 
     private static Predictor predictorFor(ServerFarmConfig c, RouteMaps routeMaps) {
@@ -164,7 +178,7 @@ public final class ServerFarm {
                 kept.add(existing);
                 next[i] = existing;
             } else {
-                next[i] = new RealServer(name, rc, clock, listener);
+                next[i] = newReal(newConfig, rc);
             }
         }
         List<RealServer> removed = new ArrayList<>();

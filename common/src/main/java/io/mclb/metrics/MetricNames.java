@@ -73,6 +73,20 @@ public final class MetricNames {
     public static final String DFP_MANAGERS = "mclb.dfp.managers";
     /** gauge {vserver, tag}: KAL-AP load 0..255 (255 = offline). */
     public static final String KALAP_LOAD = "mclb.kalap.load";
+    /** counter {farm, real, outcome}: in-band suspicions of a real with probes (confirmed, cleared). */
+    public static final String INBAND_SUSPECT = "mclb.inband.suspect";
+    /** counter {class}: enhanced bring-up checks started (tcp, other). */
+    public static final String PROBE_BRINGUP_CHECKS = "mclb.probe.bringup.checks";
+    /** gauge {class}: bring-up checks in flight now. */
+    public static final String PROBE_BRINGUP_IN_FLIGHT = "mclb.probe.bringup.in.flight";
+    /** gauge {class}: bring-up checks waiting for a cycle. */
+    public static final String PROBE_BRINGUP_WAITING = "mclb.probe.bringup.waiting";
+    /** gauge {vserver}: 1 while the virtual server is serviceable (in service, HA-active, a real up). */
+    public static final String VSERVER_SERVICEABLE = "mclb.vserver.serviceable";
+    /** gauge {address}: 1 while mclb has the virtual address's host route installed for the routing daemon. */
+    public static final String ROUTE_ADVERTISED = "mclb.route.advertised";
+    /** counter {action, result}: route health injection changes (install, withdraw; ok, failed). */
+    public static final String ROUTE_CHANGES = "mclb.route.changes";
     /** gauge {version, transport}: 1; build information. */
     public static final String INFO = "mclb.info";
     /** gauge {version, commit, java}: 1; version as {@code mclb -V} prints it ({@link BuildInfo}). */

@@ -7,14 +7,18 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.nio.channels.spi.SelectorProvider;
 
 /**
  * Epoll when the native transport loads (Linux), NIO otherwise. Datagram channels are opened for
@@ -44,6 +48,16 @@ public final class Transports {
     public static Class<? extends io.netty.channel.socket.SocketChannel> tcpClient() {
         return nativeEpoll() ? io.netty.channel.epoll.EpollSocketChannel.class
                 : io.netty.channel.socket.nio.NioSocketChannel.class;
+    }
+
+    /** TCP client channels (tcp and http probes) of {@code remote}'s address family. */
+    public static ChannelFactory<SocketChannel> streamFactory(InetAddress remote) {
+        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6
+                : SocketProtocolFamily.INET;
+        if (nativeEpoll()) {
+            return () -> new EpollSocketChannel(family);
+        }
+        return () -> new NioSocketChannel(SelectorProvider.provider(), family);
     }
 
     public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {

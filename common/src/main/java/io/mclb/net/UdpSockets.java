@@ -64,6 +64,18 @@ public final class UdpSockets {
         return template(family);
     }
 
+    /**
+     * A bootstrap for a probe's socket toward one real: one small answer per check, so no
+     * recvmmsg batch and default kernel buffers (thousands of these sockets must stay cheap).
+     */
+    public static Bootstrap probe(InetAddress family) {
+        return new Bootstrap().channelFactory(Transports.datagramFactory(family))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(PROBE_DATAGRAM));
+    }
+
+    /** Largest probe answer read whole (RADIUS and DNS answers fit; a longer one is judged on its start). */
+    public static final int PROBE_DATAGRAM = 4096;
+
     /** mclb's own address toward a real: the wildcard of the real's family, the kernel picks the source. */
     public static InetSocketAddress ephemeral(InetAddress family) {
         return new InetSocketAddress(family instanceof Inet6Address ? ANY6 : ANY4, 0);

@@ -32,6 +32,19 @@ final class HealthTracker {
         return Change.NONE;
     }
 
+    /**
+     * A confirmation check failed: the in-band failures that made the real suspect already count
+     * as the evidence {@code faildetect} waits for, so this one failure fails it.
+     */
+    Change forceFail() {
+        consecutiveFailures++;
+        if (!failed) {
+            failed = true;
+            return Change.FAILED;
+        }
+        return Change.NONE;
+    }
+
     boolean failed() {
         return failed;
     }

@@ -14,6 +14,11 @@ public interface ProbeCheck extends AutoCloseable {
      */
     void run(ProbeResult result);
 
+    /** Where the checks go, for {@code show probe}, e.g. {@code 10.0.0.1:80}; empty if the type does not say. */
+    default String targetLabel() {
+        return "";
+    }
+
     /** The run in flight timed out: forget it, so a late answer reports nothing. */
     default void cancel() {
     }
@@ -21,4 +26,18 @@ public interface ProbeCheck extends AutoCloseable {
     /** Releases sockets; called on the check's loop. */
     @Override
     void close();
+
+    /** A check that cannot run (e.g. no port to check): every run fails with {@code reason}. */
+    static ProbeCheck failing(String reason) {
+        return new ProbeCheck() {
+            @Override
+            public void run(ProbeResult result) {
+                result.fail(reason);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
 }

@@ -3,54 +3,83 @@ package io.mclb.probe;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.ProbeConfig;
 import io.mclb.config.ProbeRef;
+import io.mclb.farm.InbandConfirmer;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.ServerFarm;
 import io.mclb.metrics.MetricNames;
 import io.mclb.service.ProbeFactory;
 import io.mclb.service.ServiceContext;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Timer;
-import io.netty.channel.EventLoop;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Runs every probe attached to a farm ({@code probe NAME}) against each real of the farm: one
- * {@link ProbeCheck} per (probe, real) on one of the data event loops, one run per interval (from
- * the previous run's start), a timeout per run, and the real's health for that probe
- * ({@link HealthTracker}: {@code faildetect} consecutive failures fail it, the first pass clears
- * it). A real failed by any of its probes is PROBE_FAILED and recovers only when all pass
- * ({@link RealServer#setProbeFailed(String, boolean)}).
+ * {@link ProbeTask} per (probe, real) on one of the data event loops. A real failed by any of its
+ * probes is PROBE_FAILED and recovers only when all pass ({@link RealServer#setProbeFailed}); a new
+ * real is TESTING until each of its probes has passed once, and those first checks go out through
+ * the enhanced bring-up gate ({@link BringUpGate}); in-band failures of a probed real are
+ * confirmed by its probes before it is failed ({@link #confirm}).
  *
  * <p>{@link #apply} (start, every reload) keeps the health of a probe that stays on a real and
  * restarts only what changed; a probe removed from a real no longer holds it down. Each task's
  * state is confined to its loop; {@link #apply} and {@link #close} are serialised.
  */
-public final class ProbeScheduler implements AutoCloseable {
+public final class ProbeScheduler implements AutoCloseable, InbandConfirmer {
     private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
 
     private final ServiceContext ctx;
     private final Map<String, ProbeFactory> types;
-    private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private final Map<String, ProbeTask> tasks = new LinkedHashMap<>();
+    private final BringUpGate gate = new BringUpGate(BringUpSettings.DEFAULT.maxChecks());
+    /** The tasks of each probed real; replaced whole by {@link #apply}, read by {@link #confirm} on any thread. */
+    private volatile Map<RealServer, List<ProbeTask>> byReal = Map.of();
+    private ScheduledFuture<?> cycles;
+    private int cycleMs;
+    private volatile CycleObserver observer = started -> { };
+
+    /** Hears the checks each bring-up cycle started (tests count the pattern). */
+    interface CycleObserver {
+        void cycle(int[] startedByClass);
+    }
 
     public ProbeScheduler(ServiceContext ctx, Map<String, ProbeFactory> types) {
         this.ctx = ctx;
         this.types = Map.copyOf(types);
+        for (BringUpClass c : BringUpClass.values()) {
+            String label = c.name().toLowerCase(Locale.ROOT);
+            FunctionCounter.builder(MetricNames.PROBE_BRINGUP_CHECKS, gate, g -> g.started(c))
+                    .description("Enhanced bring-up checks started").tag("class", label).register(ctx.registry());
+            Gauge.builder(MetricNames.PROBE_BRINGUP_IN_FLIGHT, gate, g -> g.inFlight(c))
+                    .description("Enhanced bring-up checks in flight").tag("class", label).register(ctx.registry());
+            Gauge.builder(MetricNames.PROBE_BRINGUP_WAITING, gate, g -> g.waiting(c))
+                    .description("Enhanced bring-up checks waiting for a cycle").tag("class", label)
+                    .register(ctx.registry());
+        }
     }
 
     /** (Re)builds the probe tasks of {@code config} over the running farms. */
     public synchronized void apply(MclbConfig config, Iterable<ServerFarm> farms) {
+        bringUp(BringUpSyntax.of(config));
         Map<String, ProbeConfig> probes = config.probes();
-        Map<String, Task> next = new LinkedHashMap<>();
+        Map<String, ProbeTask> next = new LinkedHashMap<>();
+        Map<RealServer, List<ProbeTask>> reals = new IdentityHashMap<>();
+        List<RealServer> all = new ArrayList<>();
         for (ServerFarm farm : farms) {
+            for (RealServer r : farm.reals()) {
+                all.add(r);
+            }
             for (ProbeRef ref : farm.config().records(ProbeRef.class)) {
                 ProbeConfig p = probes.get(ref.name());
                 ProbeFactory type = p == null ? null : types.get(p.type());
@@ -62,33 +91,93 @@ public final class ProbeScheduler implements AutoCloseable {
                     if (next.containsKey(key)) {
                         continue;
                     }
-                    Task old = tasks.remove(key);
-                    if (old != null && old.real == r && old.probe.equals(p)) {
-                        next.put(key, old);
-                    } else {
-                        // the same loop as before: the inherited health stays confined to one thread
-                        Task t = new Task(p, type, farm, r, old != null ? old.loop : ctx.loops().next());
-                        if (old != null) {
-                            t.inherit(old);
-                            old.stop(false);
-                        }
-                        next.put(key, t);
-                        t.start();
-                    }
+                    ProbeTask t = keepOrReplace(tasks.remove(key), p, type, farm, r);
+                    next.put(key, t);
+                    reals.computeIfAbsent(r, x -> new ArrayList<>()).add(t);
                 }
             }
         }
-        for (Task gone : tasks.values()) {
+        for (ProbeTask gone : tasks.values()) {
             gone.stop(true);
         }
         tasks.clear();
         tasks.putAll(next);
+        Map<RealServer, List<ProbeTask>> snapshot = new IdentityHashMap<>();
+        reals.forEach((r, list) -> snapshot.put(r, List.copyOf(list)));
+        byReal = snapshot;
+        for (RealServer r : all) {
+            List<ProbeTask> mine = snapshot.get(r);
+            r.health().confirmWith(mine == null ? null : this);
+            for (String waited : r.health().untestedProbes()) {
+                if (mine == null || mine.stream().noneMatch(t -> t.probe.name().equals(waited))) {
+                    r.health().probeTested(waited, "probe " + waited + " does not run");
+                }
+            }
+        }
+    }
+
+    private ProbeTask keepOrReplace(ProbeTask old, ProbeConfig p, ProbeFactory type, ServerFarm farm, RealServer r) {
+        if (old != null && old.real == r && old.probe.equals(p)) {
+            return old;
+        }
+        // the same loop as before: the inherited health stays confined to one thread
+        ProbeTask t = new ProbeTask(p, type, farm, r, old != null ? old.loop : ctx.loops().next(), ctx, gate);
+        if (old != null) {
+            t.inherit(old);
+            old.stop(false);
+        }
+        t.start();
+        return t;
+    }
+
+    private void bringUp(BringUpSettings s) {
+        gate.maxChecks(s.maxChecks());
+        if (cycles != null && cycleMs == s.cycleMs()) {
+            return;
+        }
+        if (cycles != null) {
+            cycles.cancel(false);
+        }
+        cycleMs = s.cycleMs();
+        cycles = ctx.loops().next().scheduleAtFixedRate(this::cycle, cycleMs, cycleMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void cycle() {
+        try {
+            int[] started = gate.cycle();
+            observer.cycle(started);
+        } catch (RuntimeException e) {
+            LOG.warn("probe bring-up cycle failed: {}", e.toString());
+        }
+    }
+
+    void observeCycles(CycleObserver o) {
+        observer = o;
+    }
+
+    /**
+     * In-band failures of {@code real} reached {@code faildetect} (called on the data path): every
+     * probe of the real runs now, on its own loop; only a failed one fails the real.
+     */
+    @Override
+    public void confirm(RealServer real, String why) {
+        List<ProbeTask> mine = byReal.get(real);
+        if (mine == null || mine.isEmpty()) {
+            real.health().endSuspicion("no probes to confirm it");
+            return;
+        }
+        LOG.warn("real {} farm {}: {}: SUSPECT, confirming with {} probe(s)", real.label(), real.farmName(), why,
+                mine.size());
+        Confirmation c = new Confirmation(real, mine.size(), why, ctx.registry());
+        for (ProbeTask t : mine) {
+            t.loop.execute(() -> t.confirm(c));
+        }
     }
 
     /** Every probe on every real, for {@code show probe} and tests. A snapshot. */
     public synchronized List<ProbeStatus> status() {
         List<ProbeStatus> out = new ArrayList<>();
-        for (Task t : tasks.values()) {
+        for (ProbeTask t : tasks.values()) {
             out.add(t.status());
         }
         return out;
@@ -96,175 +185,14 @@ public final class ProbeScheduler implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (Task t : tasks.values()) {
+        if (cycles != null) {
+            cycles.cancel(false);
+        }
+        for (ProbeTask t : tasks.values()) {
             t.stop(true);
         }
         tasks.clear();
-    }
-
-    /** One probe on one real. After construction every field is confined to {@link #loop}. */
-    private final class Task {
-        final ProbeConfig probe;
-        final ProbeFactory type;
-        final ServerFarm farm;
-        final RealServer real;
-        final EventLoop loop;
-        final Counter passed;
-        final Counter failed;
-        final Counter timedOut;
-        final Timer duration;
-        HealthTracker health = new HealthTracker();
-        ProbeCheck check;
-        ScheduledFuture<?> ticker;
-        Run run;
-        volatile String lastResult = "none";
-        volatile String lastReason = "";
-        volatile long lastRttNs = -1;
-        volatile boolean stopped;
-
-        Task(ProbeConfig probe, ProbeFactory type, ServerFarm farm, RealServer real, EventLoop loop) {
-            this.probe = probe;
-            this.type = type;
-            this.farm = farm;
-            this.real = real;
-            this.loop = loop;
-            this.passed = results("success");
-            this.failed = results("failure");
-            this.timedOut = results("timeout");
-            this.duration = Timer.builder(MetricNames.PROBE_DURATION).description("Probe check round trips")
-                    .tag("probe", probe.name()).tag("farm", farm.name()).tag("real", real.label())
-                    .register(ctx.registry());
-        }
-
-        private Counter results(String result) {
-            return Counter.builder(MetricNames.PROBE_RESULTS).description("Probe checks by result")
-                    .tag("probe", probe.name()).tag("farm", farm.name()).tag("real", real.label())
-                    .tag("result", result).register(ctx.registry());
-        }
-
-        /** The health of the same probe on the same real before a reload changed its settings. */
-        void inherit(Task old) {
-            health = old.health;
-        }
-
-        void start() {
-            loop.execute(() -> {
-                if (stopped) {
-                    return;
-                }
-                check = type.newCheck(probe, real, new ProbeContext(loop, ctx));
-                ticker = loop.scheduleAtFixedRate(this::tick, 0, probe.intervalSeconds(), TimeUnit.SECONDS);
-            });
-        }
-
-        private void tick() {
-            try {
-                if (run != null) {
-                    run.timeout(); // timeout == interval: the last run is still out, it counts now
-                }
-                Run r = new Run(this, System.nanoTime());
-                run = r;
-                check.run(r);
-                if (run == r) {
-                    long timeoutMs = Math.min(probe.timeoutSeconds(), probe.intervalSeconds()) * 1000L;
-                    loop.schedule(r::timeout, Math.max(1, timeoutMs - 1), TimeUnit.MILLISECONDS);
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("probe {}: check of real {} farm {} failed to run: {}", probe.name(), real.label(),
-                        farm.name(), e.toString());
-            }
-        }
-
-        /** A run ended (on the loop). */
-        void ended(Run r, boolean ok, boolean timeout, String reason) {
-            if (run != r || stopped) {
-                return;
-            }
-            run = null;
-            if (timeout) {
-                check.cancel();
-                timedOut.increment();
-            } else if (ok) {
-                passed.increment();
-                long rtt = System.nanoTime() - r.startedNs;
-                lastRttNs = rtt;
-                duration.record(rtt, TimeUnit.NANOSECONDS);
-            } else {
-                failed.increment();
-            }
-            lastResult = ok ? "success" : timeout ? "timeout" : "failure";
-            lastReason = ok ? "" : reason;
-            HealthTracker.Change change = health.record(ok, probe.faildetect());
-            if (change == HealthTracker.Change.FAILED) {
-                LOG.warn("probe {} ({}): real {} farm {} failed {} times in a row ({}): probe failed", probe.name(),
-                        probe.type(), real.label(), farm.name(), probe.faildetect(), reason);
-                real.setProbeFailed(probe.name(), true);
-            } else if (change == HealthTracker.Change.RECOVERED) {
-                LOG.info("probe {} ({}): real {} farm {} passes again", probe.name(), probe.type(), real.label(),
-                        farm.name());
-                real.setProbeFailed(probe.name(), false);
-            }
-        }
-
-        /** @param release whether the real is freed from this probe (it was removed, not replaced) */
-        void stop(boolean release) {
-            stopped = true;
-            loop.execute(() -> {
-                if (ticker != null) {
-                    ticker.cancel(false);
-                }
-                if (check != null) {
-                    check.close();
-                }
-                if (release && health.failed()) {
-                    real.releaseProbe(probe.name());
-                }
-            });
-            if (release) { // a replacement registered the same meters and keeps counting on them
-                ctx.registry().remove(passed);
-                ctx.registry().remove(failed);
-                ctx.registry().remove(timedOut);
-                ctx.registry().remove(duration);
-            }
-        }
-
-        ProbeStatus status() {
-            return new ProbeStatus(probe.name(), probe.type(), farm.name(), real.label(), lastResult, lastReason,
-                    lastRttNs, health.consecutiveFailures(), health.failed());
-        }
-    }
-
-    /** One run of a task: the first of pass, fail or timeout counts. */
-    private static final class Run implements ProbeResult {
-        final Task task;
-        final long startedNs;
-
-        Run(Task task, long startedNs) {
-            this.task = task;
-            this.startedNs = startedNs;
-        }
-
-        @Override
-        public void pass() {
-            onLoop(true, false, "");
-        }
-
-        @Override
-        public void fail(String reason) {
-            onLoop(false, false, reason);
-        }
-
-        void timeout() {
-            onLoop(false, true, "timeout after " + task.probe.timeoutSeconds() + " s");
-        }
-
-        private void onLoop(boolean ok, boolean timeout, String reason) {
-            if (task.loop.inEventLoop()) {
-                task.ended(this, ok, timeout, reason);
-            } else {
-                task.loop.execute(() -> task.ended(this, ok, timeout, reason));
-            }
-        }
+        byReal = Map.of();
     }
 
     /** Map of a status list by "probe/real" (tests). */

@@ -54,10 +54,15 @@ public abstract class UdpCheck implements ProbeCheck {
     }
 
     @Override
+    public String targetLabel() {
+        return ProbeTargets.label(target) + " (udp)";
+    }
+
+    @Override
     public final void run(ProbeResult result) {
         inFlight = result;
         if (channel == null) {
-            ChannelFuture f = UdpSockets.upstream(target.getAddress()).group(ctx.loop()).handler(new Answers())
+            ChannelFuture f = UdpSockets.probe(target.getAddress()).group(ctx.loop()).handler(new Answers())
                     .bind(UdpSockets.ephemeral(target.getAddress()));
             channel = f.channel();
             f.addListener(done -> {

@@ -9,6 +9,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.farm.RealStateListener;
 import io.mclb.farm.ServerFarm;
+import io.mclb.farm.TrackPorts;
 import io.mclb.metrics.MetricNames;
 import io.mclb.metrics.ProcessMetrics;
 import io.mclb.net.LocalAddresses;
@@ -16,6 +17,9 @@ import io.mclb.net.Transports;
 import io.mclb.predictor.RouteMaps;
 import io.mclb.probe.ProbeScheduler;
 import io.mclb.probe.ProbeStatus;
+import io.mclb.route.LinuxRouteInjector;
+import io.mclb.route.RouteHealth;
+import io.mclb.route.RouteInjector;
 import io.mclb.select.SubscriberClaims;
 import io.mclb.service.Modules;
 import io.mclb.service.ServiceContext;
@@ -81,9 +85,12 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private final SubscriberClaims claims = new SubscriberClaims();
     private final Bindings bindings;
     private final ProbeScheduler probes;
+    private final TrackPorts trackPorts = new TrackPorts();
+    private final RouteHealth routes;
     private volatile MclbConfig config;
 
-    private MclbRuntime(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock, StickyTable sticky) {
+    private MclbRuntime(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock, StickyTable sticky,
+                        RouteInjector routeInjector) {
         this.config = config;
         this.services = modules.byService();
         this.modules = modules.services();
@@ -115,6 +122,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         }
         this.bindings = new Bindings(clock, registry);
         this.probes = new ProbeScheduler(this, modules.grammar().probeTypes());
+        this.routes = new RouteHealth(routeInjector, registry, vservers::values);
         FunctionCounter.builder(MetricNames.STICKY_REFUSED_FULL, sticky, StickyTable::refusedFull)
                 .description("Sticky entries not written because the table was full").register(registry);
         Gauge.builder(MetricNames.STICKY_CAPACITY, sticky, StickyTable::capacity)
@@ -127,10 +135,16 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
      */
     public static MclbRuntime start(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock)
             throws Exception {
+        return start(config, modules, gate, clock, new LinuxRouteInjector());
+    }
+
+    /** {@link #start(MclbConfig, Modules, ServingGate, NanoClock)} acting on routes through {@code routeInjector}. */
+    public static MclbRuntime start(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock,
+                                    RouteInjector routeInjector) throws Exception {
         StickyTable sticky = StickyTables.open(config.global().dataDir(), config.global().stickyEntries());
         MclbRuntime rt;
         try {
-            rt = new MclbRuntime(config, modules, gate, clock, sticky);
+            rt = new MclbRuntime(config, modules, gate, clock, sticky, routeInjector);
         } catch (RuntimeException e) {
             sticky.close();
             throw e;
@@ -142,11 +156,13 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                 rt.addFarm(f, routeMaps);
             }
             rt.clientCounter.recount(sticky);
+            rt.trackPorts.apply(config, rt.farms().values());
+            rt.probes.apply(config, rt.farms().values());
             rt.startServices();
             for (VirtualServerConfig v : config.vservers().values()) {
                 rt.addVserver(v);
             }
-            rt.probes.apply(config, rt.farms().values());
+            rt.routes.apply(config);
             rt.sweeper.start();
         } catch (Exception | Error e) {
             rt.close();
@@ -276,7 +292,9 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                     }
                 }
             }
+            trackPorts.apply(next, farms().values());
             probes.apply(next, farms().values());
+            routes.apply(next);
             clientCounter.recount(sticky);
             reloadsOk.increment();
             LOG.info("configuration reloaded: {} farm(s), {} vserver(s)", farms.size(), vservers.size());
@@ -301,6 +319,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private void onRealTransition(RealServer real, RealState from, RealState to, String reason) {
         registry.counter(MetricNames.REAL_TRANSITIONS, "farm", real.farmName(), "real", real.label(), "to", to.name())
                 .increment();
+        trackPorts.onTransition(real);
+        routes.changed();
         for (ServiceModule m : modules) {
             try {
                 m.realTransition(real, from, to);
@@ -388,6 +408,16 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         return probes.status();
     }
 
+    /** The probe scheduler (diagnostics and tests: the bring-up cycles). */
+    public ProbeScheduler probeScheduler() {
+        return probes;
+    }
+
+    /** Route health injection: which virtual addresses are advertised now. */
+    public RouteHealth routeHealth() {
+        return routes;
+    }
+
     @Override
     public EventLoopGroup loops() {
         return loops;
@@ -396,6 +426,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     /** Closes listeners, stops the loops and closes the sticky table cleanly (no recovery next start). */
     @Override
     public void close() {
+        routes.close(); // first: the routing daemon stops announcing before the listeners go
         for (VirtualServer v : vservers.values()) {
             v.close();
         }

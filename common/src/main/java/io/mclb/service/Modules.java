@@ -3,7 +3,15 @@ package io.mclb.service;
 import io.mclb.config.Grammar;
 import io.mclb.feedback.FeedbackExtension;
 import io.mclb.feedback.FeedbackSyntax;
+import io.mclb.farm.TrackPortSyntax;
 import io.mclb.predictor.RouteMapSyntax;
+import io.mclb.probe.BringUpSyntax;
+import io.mclb.probe.CustomUdpProbe;
+import io.mclb.probe.DnsProbe;
+import io.mclb.probe.HttpProbe;
+import io.mclb.probe.PingProbe;
+import io.mclb.probe.TcpProbe;
+import io.mclb.route.AdvertiseSyntax;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,8 +23,9 @@ import java.util.ServiceLoader;
 /**
  * Everything that extends the engine in one process: protocol modules (by {@code service}
  * keyword), configuration syntaxes, probe types and runtime extensions (HA group, replication),
- * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback) and
- * runtime extension (load feedback: DFP and KAL-AP).
+ * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback, bring-up,
+ * track-port, advertise), runtime extension (load feedback: DFP and KAL-AP) and probe types (ping,
+ * tcp, custom udp, http, dns).
  */
 public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes, List<ProbeFactory> probeTypes,
                       List<RuntimeExtension> extensions) {
@@ -30,12 +39,18 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
 
     /** Lines the engine ships as extensions, so that a configuration without them keeps them unknown. */
     private static List<ConfigSyntax> engineSyntaxes() {
-        return List.of(new RouteMapSyntax(), new FeedbackSyntax());
+        return List.of(new RouteMapSyntax(), new FeedbackSyntax(), new BringUpSyntax(), new TrackPortSyntax(),
+                new AdvertiseSyntax());
     }
 
     /** What the engine runs beside the balancer in every process: load feedback (DFP, KAL-AP). */
     private static List<RuntimeExtension> engineExtensions() {
         return List.of(new FeedbackExtension());
+    }
+
+    /** The probe types every runtime has, whatever modules are loaded (IOS SLB's own types). */
+    private static List<ProbeFactory> engineProbeTypes() {
+        return List.of(new PingProbe(), new TcpProbe(), new CustomUdpProbe(), new HttpProbe(), new DnsProbe());
     }
 
     /** Everything on the class path. */
@@ -56,6 +71,11 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
         return assemble(services, List.of(), List.of(), extensions);
     }
 
+    /** The engine's lines and probe types plus {@code probeTypes} (tests, tools). */
+    public static Modules withProbeTypes(List<ProbeFactory> probeTypes) {
+        return assemble(List.of(), List.of(), probeTypes, List.of());
+    }
+
     public static Modules of(ServiceModule... services) {
         return of(List.of(services), List.of());
     }
@@ -63,7 +83,8 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
     private static Modules assemble(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
                                     List<ProbeFactory> probes, List<RuntimeExtension> extensions) {
         List<ConfigSyntax> allSyntaxes = new ArrayList<>(engineSyntaxes());
-        List<ProbeFactory> allProbes = new ArrayList<>(probes);
+        List<ProbeFactory> allProbes = new ArrayList<>(engineProbeTypes());
+        allProbes.addAll(probes);
         for (ServiceModule m : services) {
             allSyntaxes.add(m.syntax());
             allProbes.addAll(m.probeTypes());

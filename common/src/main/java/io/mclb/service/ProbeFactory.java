@@ -4,6 +4,7 @@ import io.mclb.config.BadLine;
 import io.mclb.config.ConfigLine;
 import io.mclb.config.ProbeConfig;
 import io.mclb.farm.RealServer;
+import io.mclb.probe.BringUpClass;
 import io.mclb.probe.ProbeCheck;
 import io.mclb.probe.ProbeContext;
 import io.mclb.probe.ProbeTiming;
@@ -25,6 +26,11 @@ public interface ProbeFactory {
     /** interval / faildetect / timeout when the stanza does not set them. */
     default ProbeTiming defaults() {
         return ProbeTiming.DEFAULT;
+    }
+
+    /** Which enhanced bring-up budget its first checks count against: TCP types (tcp, http) or the others. */
+    default BringUpClass bringUpClass() {
+        return BringUpClass.OTHER;
     }
 
     /**

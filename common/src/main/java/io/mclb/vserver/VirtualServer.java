@@ -2,6 +2,7 @@ package io.mclb.vserver;
 
 import io.mclb.config.VirtualServerConfig;
 import io.mclb.farm.RealServer;
+import io.mclb.farm.RealState;
 import io.mclb.metrics.MetricNames;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.BindFailures;
@@ -84,6 +85,9 @@ public final class VirtualServer implements AutoCloseable {
                     .description("1 for the virtual server's current state").tag("vserver", name)
                     .tag("state", st.name()).register(registry));
         }
+        metrics.keep(Gauge.builder(MetricNames.VSERVER_SERVICEABLE, this, v -> v.serviceable() ? 1 : 0)
+                .description("1 while the virtual server is in service, HA-active and has a real up")
+                .tag("vserver", name).register(registry));
         countRealRequestsOf(snapshot);
     }
 
@@ -222,7 +226,34 @@ public final class VirtualServer implements AutoCloseable {
         if (!c.inService()) {
             return VserverState.OUTOFSERVICE;
         }
-        return serving() ? VserverState.OPERATIONAL : VserverState.STANDBY;
+        if (!serving()) {
+            return VserverState.STANDBY;
+        }
+        return anyRealUp() ? VserverState.OPERATIONAL : VserverState.ALL_REALS_DOWN;
+    }
+
+    /**
+     * Whether a real of the farm (or, when it has none of its own, the reals a route map points
+     * at) or of the backup farm is up: OPERATIONAL, or only full for now (MAXCONNS, MAXCLIENTS).
+     */
+    public boolean anyRealUp() {
+        VserverSnapshot s = snapshot;
+        return anyUp(s.farm().reals()) || (s.backup() != null && anyUp(s.backup().reals()));
+    }
+
+    private static boolean anyUp(RealServer[] reals) {
+        for (RealServer r : reals) {
+            RealState st = r.state();
+            if (st == RealState.OPERATIONAL || st == RealState.MAXCONNS || st == RealState.MAXCLIENTS) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** In service, HA-active where HA is configured, and a real up: what {@code advertise active} advertises. */
+    public boolean serviceable() {
+        return serving() && anyRealUp();
     }
 
     /**

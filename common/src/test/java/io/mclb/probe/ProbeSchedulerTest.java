@@ -1,10 +1,7 @@
 package io.mclb.probe;
 
-import io.mclb.config.BadLine;
-import io.mclb.config.ConfigLine;
 import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
-import io.mclb.config.ProbeConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.runtime.MclbRuntime;
@@ -47,39 +44,9 @@ class ProbeSchedulerTest {
         PASSES.clear();
     }
 
-    /** {@code ip slb probe NAME switch}: passes while {@link #PASSES} says so. */
-    private static final ProbeFactory SWITCH = new ProbeFactory() {
-        @Override
-        public String type() {
-            return "switch";
-        }
-
-        @Override
-        public Parsed parse(ConfigLine header, List<ConfigLine> lines) throws BadLine {
-            if (!lines.isEmpty()) {
-                throw new BadLine("probe " + header.get(3) + ": no lines of its own, got '" + lines.get(0).text() + "'");
-            }
-            return Parsed.of("switch");
-        }
-
-        @Override
-        public ProbeCheck newCheck(ProbeConfig probe, RealServer real, ProbeContext ctx) {
-            return new ProbeCheck() {
-                @Override
-                public void run(ProbeResult result) {
-                    if (PASSES.getOrDefault(probe.name(), true)) {
-                        result.pass();
-                    } else {
-                        result.fail(probe.name() + " says no");
-                    }
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-    };
+    /** {@code ip slb probe NAME switch}: passes while {@link #PASSES} says so for the probe. */
+    private static final ProbeFactory SWITCH =
+            new SwitchProbe((probe, real) -> PASSES.getOrDefault(probe.name(), true));
 
     private static String config(Path data, boolean withP1) throws Exception {
         int port = io.mclb.testing.Ports.freeUdp("127.0.0.100");

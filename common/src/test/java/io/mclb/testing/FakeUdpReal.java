@@ -20,6 +20,7 @@ public final class FakeUdpReal implements AutoCloseable {
     private final AtomicLong received = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private volatile boolean silent;
+    private volatile InetSocketAddress ignored;
     private volatile boolean closed;
     private volatile InetSocketAddress lastSender;
     private final java.util.Set<Integer> senderPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -46,7 +47,7 @@ public final class FakeUdpReal implements AutoCloseable {
             received.incrementAndGet();
             lastSender = (InetSocketAddress) p.getSocketAddress();
             senderPorts.add(p.getPort());
-            if (!silent) {
+            if (!silent && !p.getSocketAddress().equals(ignored)) {
                 try {
                     socket.send(new DatagramPacket(p.getData(), p.getOffset(), p.getLength(), p.getSocketAddress()));
                     answered.incrementAndGet();
@@ -90,6 +91,14 @@ public final class FakeUdpReal implements AutoCloseable {
 
     public void setSilent(boolean silent) {
         this.silent = silent;
+    }
+
+    /**
+     * Answers everybody but {@code sender} (one broken peer's requests go unanswered: through mclb,
+     * the upstream socket of that client's flow), or everybody with null.
+     */
+    public void ignore(InetSocketAddress sender) {
+        this.ignored = sender;
     }
 
     @Override

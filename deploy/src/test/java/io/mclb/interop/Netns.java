@@ -72,6 +72,33 @@ public final class Netns implements AutoCloseable {
         return host(timeout, inside(List.of(cmd)).toArray(String[]::new));
     }
 
+    /**
+     * A veth pair from this namespace ({@code here}) to {@code peer} ({@code there}), both ends up
+     * with their addresses ({@code 10.0.0.1/24}, {@code fd00::1/64}: IPv6 without duplicate address
+     * detection, so it is usable at once). Deleted with either namespace.
+     */
+    public void linkTo(Netns peer, String here, List<String> hereAddresses, String there, List<String> thereAddresses)
+            throws IOException, InterruptedException {
+        host(CMD_TIMEOUT, "ip", "link", "add", here, "netns", name, "type", "veth", "peer", "name", there, "netns",
+                peer.name).check("ip link add veth");
+        for (String a : hereAddresses) {
+            address(this, here, a);
+        }
+        for (String a : thereAddresses) {
+            address(peer, there, a);
+        }
+        host(CMD_TIMEOUT, "ip", "-n", name, "link", "set", here, "up").check("ip link set up");
+        host(CMD_TIMEOUT, "ip", "-n", peer.name, "link", "set", there, "up").check("ip link set up");
+    }
+
+    private static void address(Netns ns, String dev, String cidr) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("ip", "-n", ns.name, "addr", "add", cidr, "dev", dev));
+        if (cidr.contains(":")) {
+            cmd.add("nodad");
+        }
+        host(CMD_TIMEOUT, cmd.toArray(String[]::new)).check("ip addr add " + cidr);
+    }
+
     /** Starts {@code cmd} in the background inside the namespace; output to {@code <dir>/<logName>.log}. */
     public NsProcess start(String logName, List<String> cmd) throws IOException {
         Path log = dir.resolve(logName + ".log");

@@ -34,8 +34,14 @@ public final class Tshark {
 
     /** Starts capturing {@code captureFilter} (BPF) on {@code lo}; returns once tshark says it captures. */
     public static Tshark start(Netns ns, String logName, String captureFilter) throws IOException, InterruptedException {
+        return start(ns, logName, "lo", captureFilter);
+    }
+
+    /** Starts capturing {@code captureFilter} (BPF) on interface {@code iface} of the namespace. */
+    public static Tshark start(Netns ns, String logName, String iface, String captureFilter)
+            throws IOException, InterruptedException {
         Path file = ns.dir().resolve(logName + ".pcapng");
-        NsProcess p = ns.start(logName, List.of("tshark", "-q", "-i", "lo", "-f", captureFilter, "-w", file.toString()));
+        NsProcess p = ns.start(logName, List.of("tshark", "-q", "-i", iface, "-f", captureFilter, "-w", file.toString()));
         if (!p.awaitLog(l -> l.stream().anyMatch(s -> s.contains("Capturing on")), Duration.ofSeconds(30))) {
             p.stop(Duration.ofSeconds(2));
             throw new IllegalStateException("tshark did not start capturing; log:\n" + p.tail(20));

@@ -1,17 +1,15 @@
 package io.mclb.ha.vip;
 
+import io.mclb.net.SystemCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Moves a virtual address with iproute2 (needs CAP_NET_ADMIN; mclb runs as root or with that
@@ -31,14 +29,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LinuxVirtualAddressControl implements VirtualAddressControl {
     private static final Logger LOG = LoggerFactory.getLogger(LinuxVirtualAddressControl.class);
-    private static final long TIMEOUT_MS = 5000;
 
     private final String ip;
     private final String arping;
     private boolean warnedNoArping;
 
     public LinuxVirtualAddressControl() {
-        this(find("ip"), find("arping"));
+        this(SystemCommand.find("ip"), SystemCommand.find("arping"));
     }
 
     /** @param ip path of the ip tool; @param arping path of arping, or null when absent */
@@ -50,7 +47,7 @@ public final class LinuxVirtualAddressControl implements VirtualAddressControl {
     @Override
     public boolean acquire(String iface, InetAddress vip, int prefix) {
         String a = vip.getHostAddress() + "/" + prefix;
-        if (!run(List.of(ip, "addr", "replace", a, "dev", iface), null)) {
+        if (!SystemCommand.run(List.of(ip, "addr", "replace", a, "dev", iface), null, LOG)) {
             return false;
         }
         if (vip instanceof Inet4Address) {
@@ -69,7 +66,8 @@ public final class LinuxVirtualAddressControl implements VirtualAddressControl {
     @Override
     public boolean release(String iface, InetAddress vip, int prefix) {
         String a = vip.getHostAddress() + "/" + prefix;
-        boolean ok = run(List.of(ip, "addr", "del", a, "dev", iface), "Cannot assign requested address");
+        boolean ok = SystemCommand.run(List.of(ip, "addr", "del", a, "dev", iface), "Cannot assign requested address",
+                LOG);
         if (ok) {
             LOG.info("virtual address {} not on {}", a, iface);
         }
@@ -97,40 +95,5 @@ public final class LinuxVirtualAddressControl implements VirtualAddressControl {
         } catch (IOException e) {
             LOG.warn("arping for {} failed: {}", vip.getHostAddress(), e.toString());
         }
-    }
-
-    private static boolean run(List<String> cmd, String benign) {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            byte[] outBytes = p.getInputStream().readAllBytes();
-            if (!p.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                LOG.warn("{} timed out", String.join(" ", cmd));
-                return false;
-            }
-            String text = new String(outBytes, StandardCharsets.UTF_8).trim();
-            if (p.exitValue() == 0 || (benign != null && text.contains(benign))) {
-                return true;
-            }
-            LOG.warn("{} failed ({}): {}", String.join(" ", cmd), p.exitValue(), text);
-            return false;
-        } catch (IOException e) {
-            LOG.warn("{} failed: {}", String.join(" ", cmd), e.toString());
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static String find(String tool) {
-        List<String> dirs = new ArrayList<>(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
-        for (String d : dirs) {
-            Path p = Path.of(d, tool);
-            if (Files.isExecutable(p)) {
-                return p.toString();
-            }
-        }
-        return null;
     }
 }

@@ -7,7 +7,6 @@ import io.mclb.config.ProbeConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.probe.ProbeCheck;
 import io.mclb.probe.ProbeContext;
-import io.mclb.probe.ProbeResult;
 import io.mclb.probe.UdpCheck;
 import io.mclb.radius.codec.RadiusSecret;
 import io.mclb.service.ProbeFactory;
@@ -72,16 +71,7 @@ final class RadiusProbe implements ProbeFactory {
         RadiusSecret secret = RadiusSettings.realSecret(real.config());
         InetSocketAddress target = new InetSocketAddress(real.address(), real.port() != 0 ? real.port() : AUTH_PORT);
         if (secret == null) {
-            return new ProbeCheck() {
-                @Override
-                public void run(ProbeResult result) {
-                    result.fail("real has no 'mclb radius key': the probe cannot be signed");
-                }
-
-                @Override
-                public void close() {
-                }
-            };
+            return ProbeCheck.failing("real has no 'mclb radius key': the probe cannot be signed");
         }
         return new Check(probe.settings(ProbeSettings.class), secret, target, ctx);
     }

@@ -1,0 +1,54 @@
+package io.mclb.probe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The JNI helper of the ping probe ({@code src/main/c/mclb_icmp.c}, built into
+ * {@code META-INF/native/libmclb-icmp-ARCH.so} when the build machine has gcc): Java cannot open
+ * ICMP sockets, so this opens one and Netty's epoll transport does the rest over its descriptor.
+ * Loaded once, from the class path (extracted to a temporary file when it sits in a jar).
+ */
+final class IcmpNative {
+    /** Why ICMP sockets cannot be opened in this process, or null when the helper is loaded. */
+    static final String UNAVAILABLE = load();
+
+    private IcmpNative() {
+    }
+
+    /**
+     * A non-blocking ICMP (or ICMPv6) socket: a ping datagram socket ({@code raw} false, allowed by
+     * {@code net.ipv4.ping_group_range}) or a raw one filtered to echo replies (CAP_NET_RAW).
+     *
+     * @return the descriptor, or -errno
+     */
+    static native int open0(boolean ipv6, boolean raw);
+
+    private static String load() {
+        String name = "META-INF/native/libmclb-icmp-" + System.getProperty("os.arch") + ".so";
+        URL url = IcmpNative.class.getClassLoader().getResource(name);
+        if (url == null) {
+            return "this build has no ICMP helper (" + name + "; built only where gcc is installed)";
+        }
+        try {
+            Path lib;
+            if (url.getProtocol().equals("file")) {
+                lib = Path.of(url.toURI());
+            } else {
+                lib = Files.createTempFile("libmclb-icmp", ".so");
+                lib.toFile().deleteOnExit();
+                try (InputStream in = url.openStream()) {
+                    Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            System.load(lib.toAbsolutePath().toString());
+            return null;
+        } catch (IOException | java.net.URISyntaxException | UnsatisfiedLinkError | SecurityException e) {
+            return "cannot load the ICMP helper " + name + ": " + e.getMessage();
+        }
+    }
+}

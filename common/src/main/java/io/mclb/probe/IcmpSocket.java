@@ -1,0 +1,226 @@
+package io.mclb.probe;
+
+import io.mclb.net.Transports;
+import io.mclb.net.UdpSockets;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One ICMP socket per event loop and address family, shared by every ping check on that loop
+ * (as fping does): thousands of reals cost two descriptors per loop, and a raw socket, which sees
+ * every echo reply the host receives, is read once rather than once per check. Echo requests carry
+ * a sequence number per outstanding check; a reply is matched by sequence number, sender address
+ * and our data (and on a raw socket our identifier).
+ *
+ * <p>The socket is a ping datagram socket where {@code net.ipv4.ping_group_range} admits mclb's
+ * group (unprivileged; the kernel picks the identifier and delivers only our replies), a raw one
+ * otherwise (CAP_NET_RAW); the choice is logged once per family. Confined to its loop; checks
+ * acquire and release it there.
+ */
+final class IcmpSocket {
+    private static final Logger LOG = LoggerFactory.getLogger(IcmpSocket.class);
+    private static final Map<EventLoop, IcmpSocket[]> OPEN = new ConcurrentHashMap<>();
+    /** Per family (0 IPv4, 1 IPv6): the mode chosen and logged, null before the first open. */
+    private static final Boolean[] RAW = new Boolean[2];
+
+    /** A check waiting for its echo reply. */
+    interface Waiter {
+        InetSocketAddress destination();
+
+        /** Its echo reply arrived (on the loop). */
+        void answered();
+
+        /** Its request could not be sent. */
+        void unsent(String reason);
+    }
+
+    private final EventLoop loop;
+    private final boolean v6;
+    private final String unavailable;
+    private final EpollDatagramChannel channel;
+    private final boolean raw;
+    private final int ident;
+    private final Waiter[] bySeq = new Waiter[65536];
+    private int nextSeq;
+    private int users;
+
+    private IcmpSocket(EventLoop loop, boolean v6) {
+        this.loop = loop;
+        this.v6 = v6;
+        this.ident = (int) ((ProcessHandle.current().pid() * 31 + System.identityHashCode(loop)) & 0xffff);
+        String why = IcmpNative.UNAVAILABLE;
+        if (why == null && !Transports.nativeEpoll()) {
+            why = "ICMP needs the epoll transport, this host runs NIO";
+        }
+        int fd = -1;
+        boolean rawMode = false;
+        if (why == null) {
+            int family = v6 ? 1 : 0;
+            fd = IcmpNative.open0(v6, false);
+            if (fd < 0) {
+                int dgramErr = -fd;
+                fd = IcmpNative.open0(v6, true);
+                rawMode = true;
+                if (fd < 0) {
+                    why = "cannot open an ICMP" + (v6 ? "v6" : "") + " socket: ping datagram sockets refused (errno "
+                            + dgramErr + ": net.ipv4.ping_group_range excludes this group) and raw sockets refused"
+                            + " (errno " + (-fd) + ": no CAP_NET_RAW)";
+                }
+            }
+            if (why == null) {
+                logModeOnce(family, rawMode);
+            }
+        }
+        EpollDatagramChannel ch = null;
+        if (why == null) {
+            ch = new EpollDatagramChannel(fd);
+            ch.config().setOption(ChannelOption.SO_RCVBUF, UdpSockets.SOCKET_BUFFER_BYTES);
+            ch.pipeline().addLast(new Replies());
+            var reg = loop.register(ch);
+            if (!reg.isSuccess()) {
+                why = "cannot register the ICMP socket: " + reg.cause();
+                ch.unsafe().closeForcibly();
+                ch = null;
+            }
+        }
+        this.unavailable = why;
+        this.channel = ch;
+        this.raw = rawMode;
+    }
+
+    private static synchronized void logModeOnce(int family, boolean raw) {
+        if (RAW[family] == null || RAW[family] != raw) {
+            RAW[family] = raw;
+            String v = family == 1 ? "ICMPv6" : "ICMP";
+            if (raw) {
+                LOG.info("ping probes use raw {} sockets (CAP_NET_RAW): net.ipv4.ping_group_range does not admit this"
+                        + " process's group for unprivileged ping sockets", v);
+            } else {
+                LOG.info("ping probes use unprivileged {} datagram sockets (net.ipv4.ping_group_range)", v);
+            }
+        }
+    }
+
+    /** The loop's socket of this family, opened on first use; call {@link #release()} once done. On the loop. */
+    static IcmpSocket acquire(EventLoop loop, boolean v6) {
+        IcmpSocket[] pair = OPEN.computeIfAbsent(loop, l -> new IcmpSocket[2]);
+        int i = v6 ? 1 : 0;
+        if (pair[i] == null) {
+            pair[i] = new IcmpSocket(loop, v6);
+            if (pair[i].unavailable != null) {
+                LOG.warn("ping probes cannot run: {}", pair[i].unavailable);
+            }
+        }
+        pair[i].users++;
+        return pair[i];
+    }
+
+    void release() {
+        if (--users > 0) {
+            return;
+        }
+        IcmpSocket[] pair = OPEN.get(loop);
+        if (pair != null) {
+            pair[v6 ? 1 : 0] = null;
+            if (pair[0] == null && pair[1] == null) {
+                OPEN.remove(loop);
+            }
+        }
+        if (channel != null) {
+            channel.close();
+        }
+        Arrays.fill(bySeq, null);
+    }
+
+    /** Why this socket cannot send, or null. */
+    String unavailable() {
+        return unavailable;
+    }
+
+    /** "raw" or "datagram", for show probe. */
+    String mode() {
+        return unavailable != null ? "unavailable" : raw ? "raw" : "datagram";
+    }
+
+    /**
+     * Sends an echo request for {@code w}.
+     *
+     * @return its sequence number (give it to {@link #forget}), or -1 when no number is free
+     */
+    int send(Waiter w) {
+        int seq = -1;
+        for (int i = 0; i < bySeq.length; i++) {
+            int s = (nextSeq + i) & 0xffff;
+            if (bySeq[s] == null) {
+                seq = s;
+                break;
+            }
+        }
+        if (seq < 0) {
+            return -1;
+        }
+        nextSeq = (seq + 1) & 0xffff;
+        bySeq[seq] = w;
+        ByteBuf req = IcmpEcho.request(channel.alloc(), v6, ident, seq);
+        final int sent = seq;
+        channel.writeAndFlush(new DatagramPacket(req, w.destination())).addListener(f -> {
+            if (!f.isSuccess() && bySeq[sent] == w) {
+                bySeq[sent] = null;
+                w.unsent(f.cause().getMessage());
+            }
+        });
+        return seq;
+    }
+
+    /** The check no longer waits for {@code seq} (answered elsewhere, timed out, closed). */
+    void forget(int seq, Waiter w) {
+        if (seq >= 0 && bySeq[seq] == w) {
+            bySeq[seq] = null;
+        }
+    }
+
+    private void reply(DatagramPacket p) {
+        ByteBuf d = p.content();
+        int at = IcmpEcho.start(d, v6, raw);
+        if (!IcmpEcho.isOurReply(d, at, v6) || (raw && IcmpEcho.ident(d, at) != ident)) {
+            return; // another program's echo, or not an echo reply: not ours to judge
+        }
+        int seq = IcmpEcho.sequence(d, at);
+        Waiter w = bySeq[seq];
+        if (w != null && w.destination().getAddress().equals(p.sender().getAddress())) {
+            bySeq[seq] = null;
+            w.answered();
+        }
+    }
+
+    private final class Replies extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext c, Object msg) {
+            try {
+                if (msg instanceof DatagramPacket p) {
+                    reply(p);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+            LOG.debug("ICMP socket read error: {}", cause.toString());
+        }
+    }
+}
