@@ -67,6 +67,8 @@ public final class Sgsnemu {
         NsProcess p = ns.start(logName, List.of("stdbuf", "-oL", "sgsnemu",
                 "-l", o.local(), "-r", o.remote(),
                 "--imsi", String.format("%015d", o.imsi()), "--msisdn", "491711234567",
+                // NSAPI 5, the first one 24.008 10.5.6.2 assigns (sgsnemu defaults to 0, reserved: mclb drops it)
+                "--nsapi", "5",
                 "--apn", OsmoGgsn.APN, "--gtpversion", Integer.toString(o.version()),
                 "--contexts", Integer.toString(o.contexts()),
                 "--timelimit", "120", // the test ends the run with SIGTERM long before

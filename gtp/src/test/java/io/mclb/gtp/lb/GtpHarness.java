@@ -4,7 +4,6 @@ import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpTestMessages;
-import io.mclb.gtp.Tbcd;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
 import io.mclb.service.Modules;
@@ -141,10 +140,7 @@ final class GtpHarness implements AutoCloseable {
 
     /** sgsnemu-style v0 Create with the TID in osmo-ggsn layout for {@code imsi}, NSAPI 0. */
     static byte[] v0Create(String imsi, int seq) {
-        byte[] base = GtpTestMessages.v0CreateRequest();
-        long tid = Long.reverseBytes(Tbcd.encodeRaw(imsi) & ~0xF0L);
-        java.nio.ByteBuffer.wrap(base).putShort(4, (short) seq).putLong(12, tid);
-        return base;
+        return io.mclb.gtp.GtpMalformedCorpus.v0Create(imsi, seq);
     }
 
     static int v1Cause(byte[] answer) {
