@@ -30,7 +30,7 @@ public final class GtpDrops {
 
     // Spec violations in what the decoders read (issue 14 item 5): each is dropped before anything
     // is forwarded, so a GGSN/PGW never sees what 29.060 / 29.274 / GSM 09.60 forbid.
-    /** IMSI with no digit or more than 15 (E.212), a filler where the IE may not have one, or a v2 IMSI past 8 octets. */
+    /** IMSI with fewer than 6 or more than 15 digits (23.003 2.2), a filler where the IE may not have one, or a v2 IMSI past 8 octets. */
     public static final DropReason BAD_IMSI = DropReason.of("gtp_bad_imsi");
     /** APN (v1 131, v2 71) empty, over 100 octets (23.003 9.1), or a label of length 0, over 63 or past the IE. */
     public static final DropReason BAD_APN = DropReason.of("gtp_bad_apn");

@@ -11,6 +11,8 @@ import io.netty.buffer.ByteBuf;
  * IMSI over 15 digits malformed) and packet-gtp.c / packet-gtpv2.c ({@code decode_apn}).
  */
 public final class GtpIeValues {
+    /** 23.003 section 2.2: at most 15; at least MCC (3) + MNC (2) + one MSIN digit (osmocom's GSM23003_IMSI_MIN_DIGITS). */
+    public static final int MIN_IMSI_DIGITS = 6;
     public static final int MAX_IMSI_DIGITS = 15;
     public static final int MAX_MSISDN_DIGITS = 15;
     public static final int MAX_APN_OCTETS = 100;
@@ -32,7 +34,7 @@ public final class GtpIeValues {
         if (digits == NOT_A_DIGIT) {
             return GtpDrops.IMSI_NOT_BCD;
         }
-        return digits < 1 || digits > MAX_IMSI_DIGITS ? GtpDrops.BAD_IMSI : null;
+        return digits < MIN_IMSI_DIGITS || digits > MAX_IMSI_DIGITS ? GtpDrops.BAD_IMSI : null;
     }
 
     /** MSISDN digits (v2 IE 76; v1 134 after its nature-of-address octet): 1..15 digits 0-9, F only last. */
@@ -80,6 +82,15 @@ public final class GtpIeValues {
             p += 1 + label;
         }
         return null;
+    }
+
+    /** A 256-entry table indexed by IE type from {type, value} pairs (0 elsewhere); class-init time. */
+    public static int[] byType(int[][] pairs) {
+        int[] t = new int[256];
+        for (int[] e : pairs) {
+            t[e[0]] = e[1];
+        }
+        return t;
     }
 
     /** A GSN / Charging Gateway address: IPv4 or IPv6, nothing else (29.060 7.7.32, 7.7.44). */

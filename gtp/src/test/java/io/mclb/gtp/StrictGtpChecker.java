@@ -137,7 +137,7 @@ public final class StrictGtpChecker {
                 case 131 -> apn(m, v, len);
                 case 133, 251 -> len == 4 || len == 16 ? null : "address of " + len + " octets";
                 case 134 -> len < 1 || len > 9 || (u8(m, v) & 0x80) == 0 ? "MSISDN of " + len + " octets"
-                        : digits(m, v + 1, len - 1, false, 15);
+                        : digits(m, v + 1, len - 1, false, 1, 15);
                 case 128 -> len < 2 ? "End User Address of " + len : null;
                 case 135 -> len < 4 ? "QoS of " + len : null;
                 case 148, 151 -> len < 1 ? "IE " + t + " empty" : null;
@@ -192,7 +192,7 @@ public final class StrictGtpChecker {
                 case 3, 82, 99, 128 -> len < 1 ? "IE " + t + " empty" : null;
                 case 71 -> apn(m, v, len);
                 case 73 -> len < 1 || (u8(m, v) & 0x0F) < 5 || (u8(m, v) & 0xF0) != 0 ? "EBI" : null;
-                case 76 -> len == 0 ? "empty MSISDN" : digits(m, v, len, false, 15);
+                case 76 -> len == 0 ? "empty MSISDN" : digits(m, v, len, false, 1, 15);
                 case 87 -> fteid(m, v, len);
                 case 93 -> depth > 0 ? "nested Bearer Context" : v2Ies(m, v, v + len, depth + 1);
                 default -> null;
@@ -237,10 +237,10 @@ public final class StrictGtpChecker {
         if (len > 8) {
             return "IMSI of " + len + " octets";
         }
-        return digits(m, v, len, padded, 15);
+        return digits(m, v, len, padded, 6, 15); // 23.003 2.2: MCC + MNC + MSIN, at most 15
     }
 
-    private static String digits(byte[] m, int v, int len, boolean padded, int max) {
+    private static String digits(byte[] m, int v, int len, boolean padded, int min, int max) {
         int count = 0;
         boolean filler = false;
         for (int i = 0; i < len * 2; i++) {
@@ -256,6 +256,6 @@ public final class StrictGtpChecker {
                 count++;
             }
         }
-        return count == 0 || count > max ? count + " digits" : null;
+        return count < min || count > max ? count + " digits" : null;
     }
 }
