@@ -17,6 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class Ports {
     private static final int[] RANGE = pickRange();
+    /** handed out in this JVM: two picks in a row are free alike, so a test's second pick must differ */
+    private static final java.util.Set<Integer> GIVEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private Ports() {
     }
@@ -26,6 +28,9 @@ public final class Ports {
         InetAddress a = InetAddress.getByName(address);
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = candidate();
+            if (!GIVEN.add(port)) {
+                continue;
+            }
             try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, port))) {
                 return s.getLocalPort();
             } catch (IOException taken) {
@@ -40,6 +45,9 @@ public final class Ports {
         InetAddress a = InetAddress.getByName(address);
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = candidate();
+            if (!GIVEN.add(port)) {
+                continue;
+            }
             try (ServerSocket s = new ServerSocket(port, 1, a)) {
                 return s.getLocalPort();
             } catch (IOException taken) {

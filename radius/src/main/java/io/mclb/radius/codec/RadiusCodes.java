@@ -49,6 +49,24 @@ public final class RadiusCodes {
         };
     }
 
+    /**
+     * Whether {@code response} is an answer the request code allows: Access-Accept, -Reject or
+     * -Challenge to an Access-Request (RFC 2865 section 2), Accounting-Response to an
+     * Accounting-Request (RFC 2866 section 4.2), Access-Accept or Accounting-Response to a
+     * Status-Server (RFC 5997 section 3, by port), ACK or NAK to a Disconnect- or CoA-Request
+     * (RFC 5176 section 2). What a proxy that cannot verify an answer can still check.
+     */
+    public static boolean answers(int request, int response) {
+        return switch (request) {
+            case ACCESS_REQUEST -> response == ACCESS_ACCEPT || response == ACCESS_REJECT || response == ACCESS_CHALLENGE;
+            case ACCOUNTING_REQUEST -> response == ACCOUNTING_RESPONSE;
+            case STATUS_SERVER -> response == ACCESS_ACCEPT || response == ACCOUNTING_RESPONSE;
+            case DISCONNECT_REQUEST -> response == DISCONNECT_ACK || response == DISCONNECT_NAK;
+            case COA_REQUEST -> response == COA_ACK || response == COA_NAK;
+            default -> false;
+        };
+    }
+
     /** Name for logs and the admin API; unknown codes print as {@code Code-<n>}. Not for the data path. */
     public static String name(int code) {
         return switch (code) {

@@ -35,6 +35,15 @@ public final class RadiusDrops {
     /** A code the balancer does not forward (a response sent to the virtual address, Status-Client...). */
     public static final DropReason NOT_A_REQUEST = DropReason.of("radius_not_a_request");
 
+    /** A real's answer whose code does not answer the request's code (an Accounting-Response to an Access-Request...). */
+    public static final DropReason RESPONSE_CODE_MISMATCH = DropReason.of("radius_response_code_mismatch");
+    /**
+     * A request to a virtual server a reload made pass-through while its listeners, started as a
+     * re-signing proxy, still rewrite identifiers (which a pass-through request must keep): it
+     * serves again once the listeners restart.
+     */
+    public static final DropReason PASS_THROUGH_NEEDS_RESTART = DropReason.of("radius_pass_through_needs_restart");
+
     private RadiusDrops() {
     }
 }

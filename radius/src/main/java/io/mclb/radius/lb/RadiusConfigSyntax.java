@@ -7,7 +7,6 @@ import io.mclb.config.ConfigLine;
 import io.mclb.config.ExtensionLine;
 import io.mclb.config.MclbConfig;
 import io.mclb.config.PredictorKind;
-import io.mclb.config.RealConfig;
 import io.mclb.config.ServerFarmConfig;
 import io.mclb.config.SourceRef;
 import io.mclb.config.VirtualServerConfig;
@@ -158,11 +157,9 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
     @Override
     public void validate(MclbConfig c, ErrorSink errors) {
         Set<String> radiusFarms = new HashSet<>();
-        boolean anyRadius = false;
+        Set<SourceRef> reported = new HashSet<>();
         for (VirtualServerConfig v : c.vservers().values()) {
-            boolean radius = SERVICE.equals(v.service());
-            anyRadius |= radius;
-            if (!radius) {
+            if (!SERVICE.equals(v.service())) {
                 for (ExtensionLine x : v.extensions()) {
                     if (x.owner().equals(OWNER)) {
                         errors.error(x.source(), "'" + x.tokens().get(0) + " " + x.tokens().get(1)
@@ -175,28 +172,14 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
             if (v.backupFarm() != null) {
                 radiusFarms.add(v.backupFarm());
             }
-        }
-        if (anyRadius && c.records(RadiusLines.Client.class).isEmpty()) {
-            errors.warning(SourceRef.NONE, "no 'mclb radius client IP MASK key ...' line: every RADIUS request will be"
-                    + " dropped (radius_unknown_client)");
+            PassThroughRule.validate(c, v, errors, reported);
         }
         for (ServerFarmConfig f : c.farms().values()) {
-            if (radiusFarms.contains(f.name()) && f.predictor() != PredictorKind.ROUTE_MAP) {
-                validateFarm(f, errors);
-            }
-        }
-    }
-
-    private static void validateFarm(ServerFarmConfig f, ErrorSink errors) {
-        if (f.predictor() != PredictorKind.ROUNDROBIN) {
-            errors.error(f.source(), "serverfarm " + f.name() + " serves RADIUS: predictor "
-                    + f.predictor().name().toLowerCase(Locale.ROOT)
-                    + " not allowed, RADIUS farms use weighted round robin or route-map (IOS)");
-        }
-        for (RealConfig r : f.reals()) {
-            if (r.record(RadiusLines.RealKey.class) == null) {
-                errors.error(r.source(), "real " + r.address().getHostAddress() + " of serverfarm " + f.name()
-                        + " serves RADIUS and needs its shared secret: 'mclb radius key 0|7 SECRET'");
+            if (radiusFarms.contains(f.name()) && f.predictor() != PredictorKind.ROUTE_MAP
+                    && f.predictor() != PredictorKind.ROUNDROBIN) {
+                errors.error(f.source(), "serverfarm " + f.name() + " serves RADIUS: predictor "
+                        + f.predictor().name().toLowerCase(Locale.ROOT)
+                        + " not allowed, RADIUS farms use weighted round robin or route-map (IOS)");
             }
         }
     }

@@ -15,6 +15,7 @@ import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyKind;
 import io.mclb.transaction.Transaction;
 import io.mclb.vserver.VirtualServer;
+import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
 
 import java.net.Inet4Address;
@@ -33,22 +34,37 @@ import java.net.InetSocketAddress;
  * are verified with the real's secret ({@link #onResponse}: a failure is dropped as
  * {@code radius_bad_response_authenticator}, also for late replays) and re-signed for the NAS.
  *
+ * <p>A pass-through virtual server ({@link PassThroughRule}: mclb holds no secret) keeps the
+ * NAS's identifier upstream ({@code Shape.idsPassThrough}: the engine only picks a socket where no
+ * waiting request holds it) and changes no byte either way; it classifies by everything readable
+ * without a secret, checks that an answer is framed and answers the request's code, and acts on
+ * what an unverified request claims (Accounting-On/Off purge, a Stop's end) only once an AAA has
+ * answered it. Counted in {@code mclb_radius_unverified_total{vserver,direction}}. The shape is
+ * the listener's: a reload that makes a proxy virtual server pass-through drops its requests as
+ * {@code radius_pass_through_needs_restart} until its listeners restart; the other way round, the
+ * proxy re-signs under the NAS's own identifier.
+ *
  * <p>Allocation: one {@link RadiusTx} per new request; the local answers (Status-Server,
  * local-ack) reuse the request's buffer; a VSA injection grows the request's buffer in place.
  * Never throws on datagram content.
  */
 final class RadiusInspector implements ServiceInspector<RadiusTx> {
     static final int UPSTREAM_SOCKETS = 16;
+    /** {@code mclb_radius_unverified_total{vserver,direction}}. */
+    static final String UNVERIFIED = "mclb.radius.unverified";
     private final RadiusRuntime rt;
     private final VirtualServer vs;
     private final RadiusPacket p = new RadiusPacket();
     private final RadiusCrypto crypto = new RadiusCrypto();
     private final byte[] scratch = new byte[256];
-    private final byte[] auth = new byte[16];
     private final StickyKey key = new StickyKey();
     private final ResponseCounters responses;
     private final FramedIpLearner learner;
     private final VsaCorrelation vsaCorrelation;
+    private final LocalAnswers local;
+    /** Requests and answers forwarded unverified: counters exist only on a pass-through listener. */
+    private final Counter unverifiedRequests;
+    private final Counter unverifiedResponses;
     private RadiusSettings lastSettings;
     private VserverRadius vr;
     /** Fixed when the listeners start: a changed request timeout reaches new listeners only. */
@@ -60,9 +76,19 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         this.responses = new ResponseCounters(rt.ctx.registry(), vs);
         this.learner = new FramedIpLearner(rt, vs);
         this.vsaCorrelation = new VsaCorrelation(rt, p);
+        this.local = new LocalAnswers(vs, p, crypto, responses);
         VserverRadius v = settings();
+        boolean passThrough = v != null && v.passThrough();
         this.shape = new Shape(8, UPSTREAM_SOCKETS,
-                v == null ? VserverRadius.DEFAULT_REQUEST_TIMEOUT_MS : v.requestTimeoutMs());
+                v == null ? VserverRadius.DEFAULT_REQUEST_TIMEOUT_MS : v.requestTimeoutMs(), passThrough);
+        this.unverifiedRequests = passThrough ? unverified(rt, vs, "request") : null;
+        this.unverifiedResponses = passThrough ? unverified(rt, vs, "response") : null;
+    }
+
+    private static Counter unverified(RadiusRuntime rt, VirtualServer vs, String direction) {
+        return vs.metrics().keep(Counter.builder(UNVERIFIED).description("RADIUS datagrams a pass-through vserver"
+                + " forwarded without verifying them (mclb holds no secret)").tag("vserver", vs.name())
+                .tag("direction", direction).register(rt.ctx.registry()));
     }
 
     private VserverRadius settings() {
@@ -98,37 +124,50 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         }
         RadiusSettings settings = rt.settings;
         VserverRadius v = settings();
-        InetAddress nas = client.getAddress();
-        RadiusSecret nasSecret = settings.clients.secretOf(nas);
-        if (nasSecret == null && v != null && v.localAck() != null && code == RadiusCodes.ACCOUNTING_REQUEST) {
-            nasSecret = v.localAck(); // IOS local-ack: its key is the secret of any NAS the client lines do not name
-        }
-        if (nasSecret == null || v == null) {
+        if (v == null) {
             request.drop(RadiusDrops.UNKNOWN_CLIENT);
             return;
         }
-        bad = crypto.verifyRequest(p, nasSecret);
-        if (bad != null) {
-            request.drop(bad);
+        InetAddress nas = client.getAddress();
+        RadiusSecret nasSecret = settings.clients.secretOf(nas);
+        if (nasSecret == null && v.localAck() != null && code == RadiusCodes.ACCOUNTING_REQUEST) {
+            nasSecret = v.localAck(); // IOS local-ack: its key is the secret of any NAS the client lines do not name
+        }
+        boolean passThrough = nasSecret == null && v.passThrough();
+        if (passThrough && !shape.idsPassThrough()) {
+            request.drop(RadiusDrops.PASS_THROUGH_NEEDS_RESTART); // these listeners rewrite identifiers
             return;
         }
-        p.trimPadding();
+        if (!passThrough) {
+            if (nasSecret == null) {
+                request.drop(RadiusDrops.UNKNOWN_CLIENT);
+                return;
+            }
+            bad = crypto.verifyRequest(p, nasSecret);
+            if (bad != null) {
+                request.drop(bad);
+                return;
+            }
+            p.trimPadding();
+        }
         int nasIp = nas instanceof Inet4Address ? nas.hashCode() : 0;
         int id = p.identifier();
         int o = p.offset() + RadiusPacket.AUTHENTICATOR_OFFSET;
         long fingerprint = datagram.getLong(o) * 0x9e3779b97f4a7c15L + datagram.getLong(o + 8);
-        if (code == RadiusCodes.STATUS_SERVER) {
-            statusServerAnswer(datagram, nasSecret, request);
+        if (code == RadiusCodes.STATUS_SERVER && !passThrough) {
+            local.statusServer(datagram, nasSecret, request); // without a secret only the AAA can answer it
             return;
         }
         int status = -1;
         int framed = 0;
+        boolean onOff = false;
         long nowMs = rt.ctx.clock().epochMillis();
         if (code == RadiusCodes.ACCOUNTING_REQUEST) {
             status = p.acctStatusType();
             framed = p.framedIpAddress();
-            if ((status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_ON
-                    || status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_OFF) && v.purgeOnOff() && nasIp != 0) {
+            onOff = (status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_ON
+                    || status == RadiusAttributes.ACCT_STATUS_ACCOUNTING_OFF) && v.purgeOnOff() && nasIp != 0;
+            if (onOff && !passThrough) {
                 rt.purgeNas(nasIp);
             }
             if (v.localAck() != null) {
@@ -139,15 +178,16 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                         || status == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
                     learner.learnLocally(v, framed, nasIp, nowMs);
                 }
-                accountingAck(datagram, nasSecret, request);
+                local.accountingAck(datagram, nasSecret, request);
                 return;
             }
         }
         RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
+        tx.purgeOnAnswer = onOff && passThrough; // an unverified On/Off purges only once an AAA accepted it
         request.request(id, fingerprint).state(tx);
-        if (v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
+        if (!passThrough && v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
-        } else if (v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
+        } else if (!passThrough && v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
             tx.inject = vsaCorrelation.forAccountingStart();
             if (tx.inject != null) {
                 request.grow(tx.inject.length);
@@ -205,39 +245,6 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
     }
 
-    // ---- local answers, in the request's own buffer ----
-
-    /** RFC 5997: Access-Accept on an authentication port, Accounting-Response on an accounting port. */
-    private void statusServerAnswer(ByteBuf buf, RadiusSecret nasSecret, Classification<RadiusTx> request) {
-        int port = vs.snapshot().config().port();
-        boolean acct = port == 1813 || port == 1646;
-        p.authenticator(auth);
-        int o = p.offset();
-        buf.setByte(o, acct ? RadiusCodes.ACCOUNTING_RESPONSE : RadiusCodes.ACCESS_ACCEPT);
-        buf.setShort(o + 2, 38);
-        buf.setByte(o + 20, RadiusAttributes.MESSAGE_AUTHENTICATOR);
-        buf.setByte(o + 21, 18);
-        buf.setZero(o + 22, 16);
-        buf.writerIndex(o + 38); // a Status-Server carries Message-Authenticator: 38 octets at least
-        p.wrap(buf);
-        crypto.signMessageAuthenticator(p, nasSecret, RadiusCodes.STATUS_SERVER, auth);
-        crypto.signResponse(p, auth, nasSecret);
-        responses.count(p.code());
-        request.local(buf.retain());
-    }
-
-    private void accountingAck(ByteBuf buf, RadiusSecret secret, Classification<RadiusTx> request) {
-        p.authenticator(auth);
-        int o = p.offset();
-        buf.setByte(o, RadiusCodes.ACCOUNTING_RESPONSE);
-        buf.setShort(o + 2, RadiusPacket.HEADER_LENGTH);
-        buf.writerIndex(o + RadiusPacket.HEADER_LENGTH);
-        p.wrap(buf);
-        crypto.signResponse(p, auth, secret);
-        responses.count(RadiusCodes.ACCOUNTING_RESPONSE);
-        request.local(buf.retain());
-    }
-
     // ---- the engine's hooks after classification ----
 
     @Override
@@ -253,6 +260,10 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
     @Override
     public void toReal(ByteBuf datagram, Transaction<RadiusTx> t) {
         RadiusTx tx = t.state();
+        if (tx != null && tx.passThrough()) {
+            unverifiedRequests.increment(); // the upstream id is the NAS's own: not a byte changes
+            return;
+        }
         if (tx == null || p.wrap(datagram) != null) {
             return;
         }
@@ -296,6 +307,9 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
             return t.drop(bad);
         }
         RadiusTx tx = t.state();
+        if (tx != null && tx.passThrough()) {
+            return passThroughResponse(t, tx);
+        }
         if (tx == null || tx.realSecret == null) {
             return t.drop(RadiusDrops.BAD_RESPONSE_AUTHENTICATOR);
         }
@@ -310,11 +324,43 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
             return t.drop(bad);
         }
         VserverRadius v = settings();
-        if (t.answered() || v == null || v.learnGroup() == 0) {
+        if (!t.answered() && v != null) {
+            learn(v, t, tx);
+        }
+        return ResponseVerdict.FORWARD;
+    }
+
+    /**
+     * Without a secret the answer cannot be verified: it must be well framed and answer the
+     * request's code. Its first arrival is the AAA's word that the request verified, so what an
+     * unverified request would only claim (an Accounting-On/Off purge, a Stop's end of session)
+     * is done now.
+     */
+    private ResponseVerdict passThroughResponse(Transaction<RadiusTx> t, RadiusTx tx) {
+        if (!RadiusCodes.answers(tx.code, p.code())) {
+            return t.drop(RadiusDrops.RESPONSE_CODE_MISMATCH);
+        }
+        VserverRadius v = settings();
+        if (t.answered() || v == null) {
             return ResponseVerdict.FORWARD;
         }
+        if (tx.purgeOnAnswer) {
+            rt.purgeNas(tx.nasIp);
+        }
+        if (tx.forgetFramedIp && v.learnGroup() != 0) {
+            learner.forget(v.learnGroup(), tx.framedIp, tx.nasIp);
+        }
+        learn(v, t, tx);
+        return ResponseVerdict.FORWARD;
+    }
+
+    /** Framed-IP learning from a first answer: Access-Accept's Framed-IP, an answered Start or Interim's. */
+    private void learn(VserverRadius v, Transaction<RadiusTx> t, RadiusTx tx) {
+        if (v.learnGroup() == 0) {
+            return;
+        }
         int code = p.code();
-        if (code == RadiusCodes.ACCESS_ACCEPT) {
+        if (code == RadiusCodes.ACCESS_ACCEPT && tx.code == RadiusCodes.ACCESS_REQUEST) {
             int framed = p.framedIpAddress();
             if (framed != 0) {
                 learner.learn(v.learnGroup(), framed, t.real(), tx.nasIp, v.subscriberSeconds());
@@ -324,12 +370,16 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 || tx.acctStatus == RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE)) {
             learner.learn(v.learnGroup(), tx.framedIp, t.real(), tx.nasIp, v.subscriberSeconds());
         }
-        return ResponseVerdict.FORWARD;
     }
 
     @Override
     public void toClient(ByteBuf datagram, Transaction<RadiusTx> t) {
         RadiusTx tx = t.state();
+        if (tx != null && tx.passThrough()) {
+            unverifiedResponses.increment(); // onResponse framed it; the Identifier already is the NAS's
+            responses.count(datagram.getUnsignedByte(datagram.readerIndex()));
+            return;
+        }
         if (tx == null || p.wrap(datagram) != null) {
             return;
         }

@@ -28,7 +28,15 @@ final class RadiusRuntime {
 
     synchronized void start(ServiceContext c) {
         ctx = c;
+        RadiusSettings before = settings;
         settings = RadiusSettings.from(c.config());
+        settings.vservers.forEach((name, v) -> {
+            VserverRadius old = before.vservers.get(name);
+            if (v.passThrough() && old != null && !old.passThrough()) {
+                LOG.warn("radius: vserver {} is pass-through from now on, but its listeners keep rewriting identifiers:"
+                        + " its requests are dropped (radius_pass_through_needs_restart) until its listeners restart (a restart of mclb, or a change of its virtual line)", name);
+            }
+        });
         realSecrets = RealSecrets.of(c.farms().values());
         if (background == null) {
             background = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -82,7 +82,7 @@ final class RadiusSettings {
                     subscriber == null ? VserverRadius.DEFAULT_SUBSCRIBER_SECONDS : subscriber.seconds(),
                     v.records(RadiusLines.Purge.class).stream().anyMatch(RadiusLines.Purge::onOff),
                     ack == null ? null : ack.secret(), inject.stream().anyMatch(RadiusLines.Inject::auth),
-                    inject.stream().anyMatch(i -> !i.auth())));
+                    inject.stream().anyMatch(i -> !i.auth()), PassThroughRule.passThrough(c, v)));
         }
         return out;
     }

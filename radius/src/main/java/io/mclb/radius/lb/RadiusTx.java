@@ -4,7 +4,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.radius.codec.RadiusSecret;
 
 /**
- * What a RADIUS transaction must remember to re-sign its answer: the NAS's secret and
+ * What a RADIUS transaction must remember to re-sign its answer (no secret when pass-through): the NAS's secret and
  * authenticator, the authenticator and secret used toward the real, and the few request facts
  * learning needs. One small object per new request (the transaction's state); retransmissions reuse
  * the first one. Confined to the relay's loop.
@@ -25,6 +25,16 @@ final class RadiusTx {
     long sentId = -1;
     /** An Accounting-Stop whose framed-IP entry goes once the request was routed (by that entry, if it was the key). */
     boolean forgetFramedIp;
+    /**
+     * Pass-through: an Accounting-On/Off whose NAS's framed-IP entries are purged once an AAA
+     * answers it (mclb cannot verify the request; the AAA's answer says the AAA did).
+     */
+    boolean purgeOnAnswer;
+
+    /** A pass-through virtual server's request: no secret, nothing re-signed or verified. */
+    boolean passThrough() {
+        return nasSecret == null;
+    }
 
     RadiusTx(RadiusSecret nasSecret, int code, int acctStatus, int framedIp, int nasIp) {
         this.nasSecret = nasSecret;

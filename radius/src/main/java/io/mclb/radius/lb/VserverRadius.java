@@ -19,10 +19,12 @@ import io.mclb.radius.codec.RadiusSecret;
  * @param localAck            {@code radius acct local-ack key ...} secret, or null
  * @param injectAuth          {@code radius inject auth vsa cisco}: remember Cisco VSAs of Access-Requests
  * @param injectAcct          {@code radius inject acct vsa cisco}: add them to Accounting-Start
+ * @param passThrough         mclb holds no secret for this virtual server ({@link PassThroughRule}):
+ *                            requests and answers are forwarded unchanged, nothing is verified
  */
 record VserverRadius(String name, int callingStationGroup, int usernameGroup, int framedIpGroup, int learnGroup,
                      long requestTimeoutMs, int subscriberSeconds, boolean purgeOnOff, RadiusSecret localAck,
-                     boolean injectAuth, boolean injectAcct) {
+                     boolean injectAuth, boolean injectAcct, boolean passThrough) {
     static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
     static final int DEFAULT_SUBSCRIBER_SECONDS = 7200;
 }

@@ -39,6 +39,8 @@ final class FakeAaa implements AutoCloseable {
     volatile Responder responder;
     private final AtomicInteger answers = new AtomicInteger();
     private final AtomicInteger handled = new AtomicInteger();
+    /** Where the datagram being handled came from (a {@link Responder} may answer it later with {@link #sendTo}). */
+    private volatile InetSocketAddress sender;
 
     /**
      * A test's own AAA behaviour over raw datagrams, so that it can answer requests TinyRadius would
@@ -107,7 +109,18 @@ final class FakeAaa implements AutoCloseable {
         }
     }
 
+    InetSocketAddress sender() {
+        return sender;
+    }
+
+    /** Sends {@code datagram} from this AAA's socket (a held answer, sent by a test). */
+    void sendTo(byte[] datagram, InetSocketAddress to) throws java.io.IOException {
+        socket.send(new DatagramPacket(datagram, datagram.length, to));
+        answers.incrementAndGet();
+    }
+
     private void handle(DatagramPacket d, byte[] wire) throws Exception {
+        sender = (InetSocketAddress) d.getSocketAddress();
         Responder r = responder;
         if (r != null) {
             for (byte[] answer : r.answer(wire, secret)) {

@@ -110,6 +110,31 @@ final class RadiusHarness implements AutoCloseable {
         return s;
     }
 
+    /**
+     * A NAS socket on {@code address} whose datagrams a daemon thread hands to {@code onDatagram}
+     * (a copy of the bytes, and the sender), until the harness closes it.
+     */
+    DatagramSocket listen(String address, java.util.function.BiConsumer<byte[], InetSocketAddress> onDatagram)
+            throws IOException {
+        DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0));
+        sockets.add(s);
+        Thread t = new Thread(() -> {
+            byte[] buf = new byte[65535];
+            while (!s.isClosed()) {
+                try {
+                    DatagramPacket d = new DatagramPacket(buf, buf.length);
+                    s.receive(d);
+                    onDatagram.accept(Arrays.copyOf(buf, d.getLength()), (InetSocketAddress) d.getSocketAddress());
+                } catch (IOException e) {
+                    // closed at the end of the test
+                }
+            }
+        }, "nas-" + address);
+        t.setDaemon(true);
+        t.start();
+        return s;
+    }
+
     static byte[] encode(RadiusPacket p, String secret) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -126,7 +151,11 @@ final class RadiusHarness implements AutoCloseable {
 
     /** Receives one answer and decodes it as TinyRadius would for the NAS (throws if it does not verify). */
     RadiusPacket receive(DatagramSocket nas, RadiusPacket request) throws Exception {
-        byte[] b = receiveRaw(nas);
+        return decodeAnswer(receiveRaw(nas), request);
+    }
+
+    /** Decodes an answer as TinyRadius would for the NAS (throws if it does not verify with the NAS secret). */
+    static RadiusPacket decodeAnswer(byte[] b, RadiusPacket request) throws Exception {
         return RadiusPacket.decodeResponsePacket(Dictionaries.standard(), new ByteArrayInputStream(b), NAS_SECRET,
                 request);
     }
@@ -183,6 +212,40 @@ final class RadiusHarness implements AutoCloseable {
     double counter(String name, String vserver, String... tags) {
         Counter c = runtime.registry().find(name).tag("vserver", vserver).tags(tags).counter();
         return c == null ? 0 : c.count();
+    }
+
+    /** The sum of counter {@code name} with {@code tags} over {@code vservers}. */
+    double total(String[] vservers, String name, String... tags) {
+        double sum = 0;
+        for (String vs : vservers) {
+            String[] t = Arrays.copyOf(tags, tags.length + 2);
+            t[tags.length] = "vserver";
+            t[tags.length + 1] = vs;
+            sum += io.mclb.testing.Metrics.count(runtime.registry(), name, t);
+        }
+        return sum;
+    }
+
+    /** Requests the fakes dealt with, or datagrams they sent back. */
+    static double fakes(Map<String, FakeAaa> fakes, boolean handled) {
+        double sum = 0;
+        for (FakeAaa f : fakes.values()) {
+            sum += handled ? f.handled() : f.answers();
+        }
+        return sum;
+    }
+
+    /** The drops of {@code vservers} by reason, those above 0. */
+    Map<String, Double> dropsByReason(String... vservers) {
+        Map<String, Double> m = new java.util.TreeMap<>();
+        for (String vs : vservers) {
+            for (Counter c : runtime.registry().find("mclb.drops").tag("vserver", vs).counters()) {
+                if (c.count() > 0) {
+                    m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
+                }
+            }
+        }
+        return m;
     }
 
     double drops(String vserver, String reason) {

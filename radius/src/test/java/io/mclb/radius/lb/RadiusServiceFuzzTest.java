@@ -3,8 +3,6 @@ package io.mclb.radius.lb;
 import io.mclb.radius.codec.RadiusCodes;
 import io.mclb.radius.lb.RadiusFuzzRequests.Shot;
 import io.mclb.sticky.StickyKind;
-import io.mclb.testing.Metrics;
-import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +15,6 @@ import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
@@ -86,7 +82,6 @@ class RadiusServiceFuzzTest {
     @TempDir
     Path dataDir;
     private RadiusHarness h;
-    private final List<DatagramSocket> sockets = new ArrayList<>();
     private int ackPort;
 
     /** Answers the NAS sockets received: socket index, virtual port, bytes. */
@@ -106,7 +101,6 @@ class RadiusServiceFuzzTest {
 
     @AfterEach
     void stop() throws Exception {
-        sockets.forEach(DatagramSocket::close);
         if (h != null) {
             h.close();
         }
@@ -332,63 +326,29 @@ class RadiusServiceFuzzTest {
     }
 
     private double total(String[] vservers, String name, String... tags) {
-        double sum = 0;
-        for (String vs : vservers) {
-            String[] t = Arrays.copyOf(tags, tags.length + 2);
-            t[tags.length] = "vserver";
-            t[tags.length + 1] = vs;
-            sum += Metrics.count(h.runtime.registry(), name, t);
-        }
-        return sum;
+        return h.total(vservers, name, tags);
     }
 
-    /** Requests the fakes dealt with, or datagrams they sent back. */
     private static double fakes(Map<String, FakeAaa> fakes, boolean handled) {
-        double sum = 0;
-        for (FakeAaa f : fakes.values()) {
-            sum += handled ? f.handled() : f.answers();
-        }
-        return sum;
+        return RadiusHarness.fakes(fakes, handled);
     }
 
     private Map<String, Double> dropsByReason() {
-        Map<String, Double> m = new TreeMap<>();
-        for (String vs : VSERVERS) {
-            for (Counter c : h.runtime.registry().find("mclb.drops").tag("vserver", vs).counters()) {
-                if (c.count() > 0) {
-                    m.merge(c.getId().getTag("reason"), c.count(), Double::sum);
-                }
-            }
-        }
-        return m;
+        return h.dropsByReason(VSERVERS);
     }
 
     // ---- the NAS side ----
 
     private DatagramSocket listen(int index, String address) throws IOException {
-        DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0));
-        sockets.add(s);
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[65535];
-            while (!s.isClosed()) {
-                try {
-                    DatagramPacket d = new DatagramPacket(buf, buf.length);
-                    s.receive(d);
-                    int v = indexOf(d.getPort());
-                    if (v < 0 || !d.getAddress().getHostAddress().equals("127.0.0.100")) {
-                        strays.add(d.getSocketAddress() + ": " + RadiusWire.hex(Arrays.copyOf(buf, d.getLength())));
-                        continue;
-                    }
-                    answers.add(new Answer(index, d.getPort(), Arrays.copyOf(buf, d.getLength())));
-                    answersReceived.incrementAndGet(v);
-                } catch (IOException e) {
-                    // closed at the end of the test
-                }
+        return h.listen(address, (wire, from) -> {
+            int v = indexOf(from.getPort());
+            if (v < 0 || !from.getAddress().getHostAddress().equals("127.0.0.100")) {
+                strays.add(from + ": " + RadiusWire.hex(wire));
+                return;
             }
-        }, "fuzz-nas-" + index);
-        t.setDaemon(true);
-        t.start();
-        return s;
+            answers.add(new Answer(index, from.getPort(), wire));
+            answersReceived.incrementAndGet(v);
+        });
     }
 
     private static long sentKey(int socket, int port, int id) {
