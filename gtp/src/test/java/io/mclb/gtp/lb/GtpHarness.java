@@ -50,6 +50,26 @@ final class GtpHarness implements AutoCloseable {
         return g;
     }
 
+    /**
+     * The global lines and farm GGSN-FARM ({@code farmLines}, then a {@code real} per GGSN) for a fuzz run: numconns
+     * 255, because mutated node-failure causes and unanswered requests charge failures, but a real
+     * answering in between must not be failed out.
+     */
+    static String fuzzGlobalsAndReals(Path dir, List<FakeGgsn> farm, String farmLines) throws IOException {
+        StringBuilder reals = new StringBuilder();
+        for (FakeGgsn g : farm) {
+            reals.append(" real ").append(g.address()).append(' ').append(g.port())
+                    .append("\n  faildetect numconns 255\n  inservice\n");
+        }
+        return "mclb admin 127.0.0.1 " + freePort("127.0.0.1") + "\n"
+                + "mclb data-dir " + dir + "\n"
+                + "mclb sticky entries 10000\n"
+                + "mclb event-loops 1\n"
+                + "ip slb serverfarm GGSN-FARM\n"
+                + farmLines
+                + reals;
+    }
+
     MclbConfig parse(Path dir, String text) throws Exception {
         return ConfigParser.parse("test.cfg", text, dir, Modules.of(factory).grammar());
     }

@@ -55,15 +55,7 @@ class GtpNothingMalformedForwardedTest {
         });
         int p1 = GtpHarness.freePort("127.0.0.1");
         int p0 = GtpHarness.freePort("127.0.0.1");
-        String reals = "";
-        for (FakeGgsn g : farm) {
-            reals += " real " + g.address() + " " + g.port() + "\n  faildetect numconns 255\n  inservice\n";
-        }
-        String cfg = "mclb admin 127.0.0.1 " + GtpHarness.freePort("127.0.0.1") + "\n"
-                + "mclb data-dir " + dir + "\n"
-                + "mclb sticky entries 10000\n"
-                + "mclb event-loops 1\n"
-                + "ip slb serverfarm GGSN-FARM\n" + reals
+        String cfg = GtpHarness.fuzzGlobalsAndReals(dir, farm, "")
                 + "ip slb vserver GN\n virtual 127.0.0.1 udp " + p1 + " service gtp-inspect\n serverfarm GGSN-FARM\n"
                 + " sticky gtp imsi group 1\n inservice\n"
                 + "ip slb vserver GN-V0\n virtual 127.0.0.1 udp " + p0 + " service gtp-inspect\n serverfarm GGSN-FARM\n"
