@@ -39,6 +39,9 @@ public final class GtpIeValues {
 
     /** MSISDN digits (v2 IE 76; v1 134 after its nature-of-address octet): 1..15 digits 0-9, F only last. */
     public static DropReason msisdnDigits(ByteBuf buf, int offset, int len) {
+        if (len > 8) {
+            return GtpDrops.BAD_MSISDN; // 15 digits fill 8 octets
+        }
         int digits = digits(buf, offset, len, false);
         return digits < 1 || digits > MAX_MSISDN_DIGITS ? GtpDrops.BAD_MSISDN : null;
     }
@@ -46,13 +49,23 @@ public final class GtpIeValues {
     private static final int NOT_A_DIGIT = -1;
     private static final int MISPLACED_FILLER = -2;
 
-    /** The digit count, or {@link #NOT_A_DIGIT} (A..E, a digit after the filler), or {@link #MISPLACED_FILLER}. */
+    /**
+     * The digit count, or {@link #NOT_A_DIGIT} (A..E, a digit after the filler), or {@link #MISPLACED_FILLER}.
+     * {@code len} is 0..8 octets here (callers bound it); they are read once (one {@code getLong} for
+     * 8) and the nibbles taken from the long: the hot path's IMSI check is arithmetic, not 16 reads.
+     */
     private static int digits(ByteBuf buf, int offset, int len, boolean padded) {
+        long raw = len == 8 ? buf.getLong(offset) : 0;
+        if (len != 8) {
+            for (int i = 0; i < len; i++) {
+                raw = (raw << 8) | (buf.getByte(offset + i) & 0xFF);
+            }
+        }
         int count = 0;
         boolean filler = false;
         int nibbles = len * 2;
         for (int i = 0; i < nibbles; i++) {
-            int octet = buf.getByte(offset + (i >>> 1)) & 0xFF;
+            int octet = (int) (raw >>> (8 * (len - 1 - (i >>> 1)))) & 0xFF;
             int d = (i & 1) == 0 ? octet & 0x0F : octet >>> 4;
             if (d == 0x0F) {
                 if (!padded && i != nibbles - 1) {
