@@ -1,6 +1,8 @@
 package io.mclb.service;
 
 import io.mclb.config.Grammar;
+import io.mclb.feedback.FeedbackExtension;
+import io.mclb.feedback.FeedbackSyntax;
 import io.mclb.predictor.RouteMapSyntax;
 
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import java.util.ServiceLoader;
 /**
  * Everything that extends the engine in one process: protocol modules (by {@code service}
  * keyword), configuration syntaxes, probe types and runtime extensions (HA group, replication),
- * found with {@link ServiceLoader}, plus the engine's own extension syntaxes (route maps).
+ * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback) and
+ * runtime extension (load feedback: DFP and KAL-AP).
  */
 public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes, List<ProbeFactory> probeTypes,
                       List<RuntimeExtension> extensions) {
@@ -27,7 +30,12 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
 
     /** Lines the engine ships as extensions, so that a configuration without them keeps them unknown. */
     private static List<ConfigSyntax> engineSyntaxes() {
-        return List.of(new RouteMapSyntax());
+        return List.of(new RouteMapSyntax(), new FeedbackSyntax());
+    }
+
+    /** What the engine runs beside the balancer in every process: load feedback (DFP, KAL-AP). */
+    private static List<RuntimeExtension> engineExtensions() {
+        return List.of(new FeedbackExtension());
     }
 
     /** Everything on the class path. */
@@ -61,12 +69,14 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
             allProbes.addAll(m.probeTypes());
         }
         allSyntaxes.addAll(syntaxes);
-        for (RuntimeExtension x : extensions) {
+        List<RuntimeExtension> allExtensions = new ArrayList<>(engineExtensions());
+        allExtensions.addAll(extensions);
+        for (RuntimeExtension x : allExtensions) {
             if (x.syntax() != null) {
                 allSyntaxes.add(x.syntax());
             }
         }
-        return new Modules(services, allSyntaxes, allProbes, extensions);
+        return new Modules(services, allSyntaxes, allProbes, allExtensions);
     }
 
     /** The protocol module of each {@code service} keyword. */
