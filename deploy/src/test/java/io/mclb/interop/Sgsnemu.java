@@ -32,8 +32,9 @@ public final class Sgsnemu {
 
     /** What to run: sgsnemu on {@code local} toward {@code remote}, GTP {@code version} 0 or 1, NSAPI {@code nsapi}. */
     public record Options(String local, String remote, long imsi, int version, int contexts, int nsapi) {
+        /** NSAPI 5, the first one 24.008 10.5.6.2 assigns: sgsnemu's own default 0 is reserved, and mclb drops it. */
         public Options(String local, String remote, long imsi, int version, int contexts) {
-            this(local, remote, imsi, version, contexts, 0);
+            this(local, remote, imsi, version, contexts, 5);
         }
 
         /** The IMSI of each context, as sgsnemu derives them. */

@@ -82,6 +82,7 @@ public abstract class GtpHeader {
     private int datagramEnd;
     private int iesOffset;
     private DropReason reason;
+    private DropReason violation;
 
     protected GtpHeader(Layout layout) {
         this.layout = layout;
@@ -116,6 +117,7 @@ public abstract class GtpHeader {
         this.base = offset;
         this.datagramEnd = offset + length;
         this.reason = null;
+        this.violation = null;
         if (length < 1) {
             return fail(GtpDrops.TRUNCATED_HEADER);
         }
@@ -149,6 +151,26 @@ public abstract class GtpHeader {
     private boolean fail(DropReason r) {
         reason = r;
         return false;
+    }
+
+    /**
+     * Records the first spec violation found while the body is walked ({@code null} is ignored):
+     * a framing that wrap accepts but a peer must never be sent (issue 14 item 5).
+     */
+    protected final void violate(DropReason r) {
+        if (violation == null) {
+            violation = r;
+        }
+    }
+
+    /**
+     * The first spec violation in a wrapped message, null when every field the decoder reads is
+     * what 29.060 / 29.274 / GSM 09.60 allow: checked before a request is forwarded. Separate
+     * from {@link #reason()} because wrap only proves the framing is safe to read (answers and
+     * tools read messages a peer should not have sent).
+     */
+    public final DropReason violation() {
+        return violation;
     }
 
     /** For a subclass whose IEs start after optional parts it validated (v1 sequence block, extension headers). */

@@ -15,6 +15,8 @@ public final class AsnDrops {
     public static final DropReason LENGTH_TOO_SHORT = DropReason.of("asn_length_too_short");
     /** The length field claims more octets than the datagram holds. */
     public static final DropReason LENGTH_EXCEEDS_DATAGRAM = DropReason.of("asn_length_exceeds_datagram");
+    /** Octets after the message the header's length delimits: the length must cover the whole datagram. */
+    public static final DropReason LENGTH_MISMATCH = DropReason.of("asn_length_mismatch");
     /** A TLV's type/length or value runs past the message's length. */
     public static final DropReason TLV_OVERRUNS_MESSAGE = DropReason.of("asn_tlv_overruns_message");
     /** OP ID 0 (invalid) or 5..7 (reserved). */

@@ -63,6 +63,9 @@ public final class AsnHeader {
         if (length > readable) {
             return fail(AsnDrops.LENGTH_EXCEEDS_DATAGRAM);
         }
+        if (length < readable) {
+            return fail(AsnDrops.LENGTH_MISMATCH); // what follows would reach the gateway unparsed
+        }
         int end = start + length;
         int p = start + HEADER;
         while (p < end) {

@@ -41,6 +41,11 @@ abstract class GtpDialect {
         return header.reason();
     }
 
+    /** Why a wrapped request must not be forwarded (a spec violation, {@link GtpHeader#violation()}), or null. */
+    DropReason requestViolation() {
+        return header.violation();
+    }
+
     final int messageType() {
         return header.messageType();
     }

@@ -125,6 +125,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             notifications.handle(v1.message(), client, req, st);
         } else if (d.isResponse()) {
             req.drop(RESPONSE_TO_VIP);
+        } else if (d.requestViolation() != null) {
+            req.drop(d.requestViolation()); // nothing the specs forbid reaches a GGSN (issue 14 item 5)
         } else if (create) {
             create(req, st, d, seq, fingerprint);
         } else if (!st.inspect() || d.unaddressed()) {

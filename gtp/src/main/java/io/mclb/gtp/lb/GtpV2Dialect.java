@@ -2,10 +2,12 @@ package io.mclb.gtp.lb;
 
 import io.mclb.binding.BindingTable;
 import io.mclb.gtp.GtpCause;
+import io.mclb.gtp.GtpDrops;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.v2.GtpV2Fteid;
 import io.mclb.gtp.v2.GtpV2Message;
+import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -24,6 +26,12 @@ final class GtpV2Dialect extends GtpDialect {
     private GtpV2Dialect(GtpV2Message m) {
         super(m, 2, GtpMessageType.V2_ECHO_REQUEST);
         this.m = m;
+    }
+
+    /** Only a response carries a piggybacked initial message (29.274 annex F): a request with P = 1 is refused. */
+    @Override
+    DropReason requestViolation() {
+        return m.hasPiggyback() ? GtpDrops.BAD_PIGGYBACK : super.requestViolation();
     }
 
     @Override

@@ -29,7 +29,9 @@ import io.netty.buffer.ByteBuf;
  * Extensions 36 (Generalized Authentication, RFC 3012) and 47 (PMIPv4 non-skippable, RFC 5563)
  * are {@code type | subtype | length (2)}, 38 (CVSE, RFC 3115) is {@code type | reserved |
  * length (2)}; every other type has a one-octet length (Wireshark's packet-mip.c reads them the
- * same way). Unknown extension types are kept and forwarded untouched.
+ * same way). Unknown extension types are kept and forwarded untouched; a known one shorter than
+ * its fixed part (an authentication extension without its SPI, an empty NAI) is refused
+ * ({@link MipDrops#BAD_EXTENSION}).
  *
  * <p>Replay protection (RFC 5944 section 5.7): a home agent copies the low-order 32 bits of the
  * request's Identification into its reply (the high-order 32 bits carry its own time or nonce),
@@ -42,7 +44,12 @@ public final class MipMessage {
     public static final int REPLY_FIXED = 20;
     /** RFC 2794 Mobile Node NAI extension. */
     public static final int EXT_NAI = 131;
+    public static final int EXT_MN_HA_AUTH = 32;
+    public static final int EXT_MN_FA_AUTH = 33;
+    public static final int EXT_FA_HA_AUTH = 34;
     public static final int EXT_GEN_AUTH = 36;
+    /** RFC 3115 Normal Vendor/Organization Specific Extension (skippable, one-octet length). */
+    public static final int EXT_NVSE = 134;
     public static final int EXT_CVSE = 38;
     public static final int EXT_PMIP_NON_SKIP = 47;
     /** Lifetime 0xFFFF: infinite (RFC 5944 section 3.3). */
@@ -99,6 +106,9 @@ public final class MipMessage {
             if (p + header + dataLength > end) {
                 return fail(MipDrops.EXTENSION_OVERRUNS);
             }
+            if (dataLength < minimumData(ext)) {
+                return fail(MipDrops.BAD_EXTENSION);
+            }
             if (ext == EXT_NAI && naiOffset < 0) {
                 naiOffset = p + header;
                 naiLength = dataLength;
@@ -107,6 +117,21 @@ public final class MipMessage {
         }
         reason = null;
         return true;
+    }
+
+    /**
+     * The fixed part of an extension's data: SPI (4) of the authentication extensions, one octet
+     * of NAI, vendor id (4) + vendor type (2) after the CVSE's 2-octet length (already in its
+     * header) or after the NVSE's 2 reserved octets. 0 for the other types (unknown ones included).
+     */
+    private static int minimumData(int ext) {
+        return switch (ext) {
+            case EXT_MN_HA_AUTH, EXT_MN_FA_AUTH, EXT_FA_HA_AUTH, EXT_GEN_AUTH -> 4;
+            case EXT_NAI -> 1;
+            case EXT_CVSE -> 6;
+            case EXT_NVSE -> 8;
+            default -> 0;
+        };
     }
 
     private boolean fail(DropReason r) {

@@ -1,5 +1,6 @@
 package io.mclb.gtp.v0;
 
+import io.mclb.gtp.GtpDrops;
 import io.mclb.gtp.GtpHeader;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.Tbcd;
@@ -43,7 +44,14 @@ public final class GtpV0Message extends GtpHeader {
 
     @Override
     protected DropReason wrapBody() {
-        return ies.index(buffer(), iesOffset(), userDataEnd(), true);
+        DropReason bad = ies.index(buffer(), iesOffset(), userDataEnd(), true);
+        if (bad == null) {
+            violate(ies.violation());
+            if (trailingBytes() > 0) {
+                violate(GtpDrops.LENGTH_MISMATCH);
+            }
+        }
+        return bad;
     }
 
     /** A T-PDU's IEs end where they start: the payload after the header is user data, not IEs. */

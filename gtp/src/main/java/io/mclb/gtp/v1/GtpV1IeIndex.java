@@ -28,6 +28,7 @@ public final class GtpV1IeIndex {
     private final int[] gsn = new int[2];
     private final int[] gsnLength = new int[2];
     private int ieCount;
+    private DropReason violation;
 
     /** Indexes the IEs in {@code [start, end)}; null when all are well formed, else the reason. */
     public DropReason index(ByteBuf buf, int start, int end, boolean v0) {
@@ -37,10 +38,14 @@ public final class GtpV1IeIndex {
         gsn[0] = gsn[1] = -1;
         gsnLength[0] = gsnLength[1] = 0;
         ieCount = 0;
+        violation = null;
         GtpV1IeCursor c = cursor.reset(buf, start, end, v0);
         while (c.next()) {
             ieCount++;
             int v = c.valueOffset();
+            if (violation == null) {
+                violation = GtpV1IeRules.check(c.type(), buf, v, c.valueLength());
+            }
             switch (c.type()) {
                 case GtpV1Ie.CAUSE -> cause = cause < 0 ? v : cause;
                 case GtpV1Ie.IMSI -> imsi = imsi < 0 ? v : imsi;
@@ -71,6 +76,11 @@ public final class GtpV1IeIndex {
             }
         }
         return c.error();
+    }
+
+    /** The first IE value {@link GtpV1IeRules} refuses, null when all are well formed (valid after index). */
+    public DropReason violation() {
+        return violation;
     }
 
     /** The buffer the offsets refer to. */

@@ -67,13 +67,37 @@ public final class GtpV1Message extends GtpHeader {
                     if (extLen == 0 || p + extLen > end) {
                         return GtpDrops.BAD_EXTENSION_HEADER;
                     }
+                    if (extLen != 4 * fixedExtensionUnits(nextType, extLen / 4)) {
+                        violate(GtpDrops.BAD_EXTENSION_HEADER);
+                    }
                     nextType = buf.getByte(p + extLen - 1) & 0xFF;
                     p += extLen;
                 }
             }
         }
         setIesOffset(p);
-        return ies.index(buf, p, userDataEnd(), false);
+        DropReason bad = ies.index(buf, p, userDataEnd(), false);
+        if (bad == null) {
+            violate(ies.violation());
+            if (trailingBytes() > 0) {
+                violate(GtpDrops.LENGTH_MISMATCH);
+            }
+        }
+        return bad;
+    }
+
+    /**
+     * The length (in 4-octet units) 29.060 section 6.1 fixes for an extension header type, or
+     * {@code units} for the variable ones and types this decoder does not know: 0x01 MBMS
+     * support indication, 0x02 MS Info Change Reporting support indication, 0x20 Service Class
+     * Indicator, 0x40 UDP Port, 0xC0 PDCP PDU Number: 1; 0x82 Long PDCP PDU Number: 2.
+     */
+    private static int fixedExtensionUnits(int type, int units) {
+        return switch (type) {
+            case 0x01, 0x02, 0x20, 0x40, 0xC0 -> 1;
+            case 0x82 -> 2;
+            default -> units;
+        };
     }
 
     /** T-PDU and End Marker IEs end where they start: what follows the header is user data, not IEs. */

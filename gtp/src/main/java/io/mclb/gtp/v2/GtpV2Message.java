@@ -1,6 +1,7 @@
 package io.mclb.gtp.v2;
 
 import io.mclb.gtp.Apn;
+import io.mclb.gtp.GtpDrops;
 import io.mclb.gtp.GtpHeader;
 import io.mclb.gtp.Tbcd;
 import io.mclb.net.DropReason;
@@ -77,6 +78,7 @@ public final class GtpV2Message extends GtpHeader {
             ieCount++;
             int v = c.valueOffset();
             int l = c.valueLength();
+            violate(GtpV2IeRules.check(c.type(), buf, v, l));
             switch (c.type()) {
                 case GtpV2Ie.IMSI -> {
                     if (imsi < 0) {
@@ -109,7 +111,8 @@ public final class GtpV2Message extends GtpHeader {
                 case GtpV2Ie.BEARER_CONTEXT -> {
                     GtpV2IeCursor g = inner.reset(buf, v, v + l);
                     while (g.next()) {
-                        // walking proves the grouped IE's inner lengths
+                        // walking proves the grouped IE's inner lengths; their values obey the same rules
+                        violate(GtpV2IeRules.check(g.type(), buf, g.valueOffset(), g.valueLength()));
                     }
                     if (g.error() != null) {
                         return g.error();
@@ -122,7 +125,21 @@ public final class GtpV2Message extends GtpHeader {
                 default -> { }
             }
         }
+        if (c.error() == null) {
+            headerViolations();
+        }
         return c.error();
+    }
+
+    /** T against the type (29.274 5.5.1), and what follows the message against P (5.5.2). */
+    private void headerViolations() {
+        int type = messageType();
+        if (type != 0 && hasTeid() != (type > 3)) {
+            violate(GtpDrops.BAD_TEID_FLAG);
+        }
+        if (hasPiggyback() != (trailingBytes() > 0)) {
+            violate(GtpDrops.LENGTH_MISMATCH);
+        }
     }
 
     public boolean hasPiggyback() {

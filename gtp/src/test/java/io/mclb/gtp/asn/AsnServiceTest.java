@@ -176,4 +176,19 @@ class AsnServiceTest {
         h.send(bs, good);
         assertThat(R6.tid(h.receive(bs))).isEqualTo(3);
     }
+
+    /** Issue 14 item 5: octets after the header's length would reach the gateway unparsed; dropped. */
+    @Test
+    void octetsAfterTheLengthAreNeverForwarded() throws Exception {
+        h = new AsnHarness(dir, 1, "");
+        DatagramSocket bs = h.client("127.0.0.1");
+        byte[] good = R6.preAttachmentReq(MSID, 4);
+        byte[] longer = Arrays.copyOf(good, good.length + 3);
+        h.send(bs, longer);
+        await().atMost(WAIT).until(() -> h.counter("mclb.requests") == 1);
+        assertThat(h.drops("asn_length_mismatch")).isEqualTo(1);
+        assertThat(h.gateways.get(0).count()).isZero();
+        h.send(bs, good);
+        assertThat(R6.tid(h.receive(bs))).isEqualTo(4);
+    }
 }

@@ -50,6 +50,8 @@ final class FakeGgsn implements AutoCloseable {
      * e.g. mutated answers; null sends the answer as built. Runs on this GGSN's thread.
      */
     volatile BiFunction<byte[], byte[], List<byte[]>> answerHook;
+    /** Every datagram received, a copy, before it is answered; null records nothing. Runs on this GGSN's thread. */
+    volatile java.util.function.Consumer<byte[]> onReceive;
     private final Thread thread;
 
     FakeGgsn(String address, int teidBase) throws IOException {
@@ -81,6 +83,10 @@ final class FakeGgsn implements AutoCloseable {
                 socket.receive(p);
                 received.incrementAndGet();
                 try {
+                    java.util.function.Consumer<byte[]> log = onReceive;
+                    if (log != null) {
+                        log.accept(Arrays.copyOf(buf, p.getLength()));
+                    }
                     lastPeer = (InetSocketAddress) p.getSocketAddress();
                     byte[] answer = answer(ByteBuffer.wrap(buf, 0, p.getLength()).slice());
                     if (answer != null && !silent) {

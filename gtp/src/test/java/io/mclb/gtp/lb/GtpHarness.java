@@ -4,7 +4,6 @@ import io.mclb.config.ConfigParser;
 import io.mclb.config.MclbConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpTestMessages;
-import io.mclb.gtp.Tbcd;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.time.ManualClock;
 import io.mclb.service.Modules;
@@ -49,6 +48,26 @@ final class GtpHarness implements AutoCloseable {
         FakeGgsn g = new FakeGgsn(address, port, 0x10000 * (ggsns.size() + 1));
         ggsns.add(g);
         return g;
+    }
+
+    /**
+     * The global lines and farm GGSN-FARM ({@code farmLines}, then a {@code real} per GGSN) for a fuzz run: numconns
+     * 255, because mutated node-failure causes and unanswered requests charge failures, but a real
+     * answering in between must not be failed out.
+     */
+    static String fuzzGlobalsAndReals(Path dir, List<FakeGgsn> farm, String farmLines) throws IOException {
+        StringBuilder reals = new StringBuilder();
+        for (FakeGgsn g : farm) {
+            reals.append(" real ").append(g.address()).append(' ').append(g.port())
+                    .append("\n  faildetect numconns 255\n  inservice\n");
+        }
+        return "mclb admin 127.0.0.1 " + freePort("127.0.0.1") + "\n"
+                + "mclb data-dir " + dir + "\n"
+                + "mclb sticky entries 10000\n"
+                + "mclb event-loops 1\n"
+                + "ip slb serverfarm GGSN-FARM\n"
+                + farmLines
+                + reals;
     }
 
     MclbConfig parse(Path dir, String text) throws Exception {
@@ -141,10 +160,7 @@ final class GtpHarness implements AutoCloseable {
 
     /** sgsnemu-style v0 Create with the TID in osmo-ggsn layout for {@code imsi}, NSAPI 0. */
     static byte[] v0Create(String imsi, int seq) {
-        byte[] base = GtpTestMessages.v0CreateRequest();
-        long tid = Long.reverseBytes(Tbcd.encodeRaw(imsi) & ~0xF0L);
-        java.nio.ByteBuffer.wrap(base).putShort(4, (short) seq).putLong(12, tid);
-        return base;
+        return io.mclb.gtp.GtpMalformedCorpus.v0Create(imsi, seq);
     }
 
     static int v1Cause(byte[] answer) {

@@ -94,20 +94,7 @@ class GtpServiceFuzzTest {
         int p0 = GtpHarness.freePort("127.0.0.1");
         vip1 = new InetSocketAddress("127.0.0.1", p1);
         vip0 = new InetSocketAddress("127.0.0.1", p0);
-        // numconns 255: mutated node-failure causes and unanswered requests charge failures, but a
-        // real answering in between must not be failed out, or the fuzz would only reach no_real_available
-        String reals = "";
-        for (FakeGgsn g : farm) {
-            reals += " real " + g.address() + " " + g.port() + "\n  faildetect numconns 255\n  inservice\n";
-        }
-        String cfg = "mclb admin 127.0.0.1 " + GtpHarness.freePort("127.0.0.1") + "\n"
-                + "mclb data-dir " + dir + "\n"
-                + "mclb sticky entries 10000\n"
-                + "mclb event-loops 1\n"
-                + "ip slb serverfarm GGSN-FARM\n"
-                + " predictor leastconns\n"
-                + " failaction gtp purge\n"
-                + reals
+        String cfg = GtpHarness.fuzzGlobalsAndReals(dir, farm, " predictor leastconns\n failaction gtp purge\n")
                 + "ip slb vserver " + GN + "\n"
                 + " virtual 127.0.0.1 udp " + p1 + " service gtp-inspect\n"
                 + " serverfarm GGSN-FARM\n"

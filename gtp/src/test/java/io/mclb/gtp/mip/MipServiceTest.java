@@ -161,4 +161,33 @@ class MipServiceTest {
         h.send(fa, good);
         assertThat(h.receive(fa)[1]).as("still serving").isZero();
     }
+
+    /** Issue 14 item 5: an extension shorter than its fixed part never reaches a home agent. */
+    @Test
+    void extensionsShorterThanTheirFixedPartAreNeverForwarded() throws Exception {
+        h = new MipHarness(dir, 1);
+        DatagramSocket fa = h.client("127.0.0.1");
+        byte[] good = MipMessages.rrq("10.9.4.1", "0.0.0.0", 600, 11, "mn@example.net");
+        byte[] fixed = Arrays.copyOf(good, MipMessage.REQUEST_FIXED);
+        byte[][] bad = {
+            concat(fixed, new byte[] {32, 3, 0, 0, 1}),                 // MN-HA authentication without its 4-octet SPI
+            concat(fixed, new byte[] {(byte) 131, 0, 32, 4, 0, 0, 1, 0}), // an empty NAI
+            concat(fixed, new byte[] {36, 1, 0, 2, 0, 1}),              // generalized authentication, 2 octets
+            concat(fixed, new byte[] {38, 0, 0, 4, 0, 0, 0, 9}),        // CVSE without its vendor type
+        };
+        for (byte[] b : bad) {
+            h.send(fa, b);
+        }
+        await().atMost(WAIT).until(() -> h.counter("mclb.requests") == bad.length);
+        assertThat(h.drops("mip_bad_extension")).isEqualTo(bad.length);
+        assertThat(h.agents.get(0).count()).isZero();
+        h.send(fa, good);
+        assertThat(h.receive(fa)[1]).as("a well-formed registration still passes").isZero();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }
