@@ -31,6 +31,25 @@ public final class BindFailures {
         return what + ": " + why;
     }
 
+    /**
+     * {@link #explain} for virtual server {@code vserver}'s UDP port, naming the process that holds
+     * it when {@code /proc} tells: "vserver V: VIP A:P is already served by mclb pid N (config FILE)".
+     */
+    public static String explainVip(String vserver, InetAddress address, int port, Throwable failure) {
+        String what = "vserver " + vserver + ": VIP " + address.getHostAddress() + " udp " + port;
+        if (rootMessage(failure).toLowerCase(java.util.Locale.ROOT).contains("address already in use")) {
+            var owner = PortOwners.udp(new java.net.InetSocketAddress(address, port));
+            if (owner.isPresent() && owner.get().mclb()) {
+                return "vserver " + vserver + ": VIP " + address.getHostAddress() + ":" + port
+                        + " is already served by " + owner.get();
+            }
+            if (owner.isPresent()) {
+                return what + ": port " + port + " is in use by another process (" + owner.get() + ")";
+            }
+        }
+        return explain(what, address, port, failure);
+    }
+
     private static String rootMessage(Throwable t) {
         Throwable c = t;
         while (c.getCause() != null && c.getCause() != c) {

@@ -117,7 +117,6 @@ public final class VirtualServer implements AutoCloseable {
         // an all-ports virtual server has a relay per port and loop: each answers on its own port
         for (int port : c.listenPorts()) {
             InetSocketAddress vip = new InetSocketAddress(c.address(), port);
-            String what = "vserver " + name + ": VIP " + c.address().getHostAddress() + " udp " + port;
             // SO_REUSEPORT would let a second mclb (same user) bind this port too and take half the
             // traffic. Not for an HA group's virtual server: both nodes of a pair may share a host
             // (tests, a lab), and which one serves is the group's decision, not the socket's.
@@ -125,7 +124,7 @@ public final class VirtualServer implements AutoCloseable {
                 try {
                     UdpSockets.requireNoOtherOwner(vip);
                 } catch (java.io.IOException e) {
-                    throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+                    throw new IllegalStateException(BindFailures.explainVip(name, c.address(), port, e), e);
                 }
             }
             for (EventLoop loop : loops) {
@@ -140,7 +139,7 @@ public final class VirtualServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     throw e;
                 } catch (Exception e) { // Netty rethrows the bind's IOException undeclared
-                    throw new IllegalStateException(BindFailures.explain(what, c.address(), port, e), e);
+                    throw new IllegalStateException(BindFailures.explainVip(name, c.address(), port, e), e);
                 }
                 LOG.debug("vserver {} listening on {} ({})", name, ch.localAddress(), loop);
                 warnIfBufferCapped(ch);
