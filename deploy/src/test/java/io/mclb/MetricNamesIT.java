@@ -93,6 +93,8 @@ class MetricNamesIT {
                 "mclb_real_state{farm=\"F\",real=\"" + real + "\",state=\"FAILED\"} 0.0",
                 "mclb_real_weight{farm=\"F\",real=\"" + real + "\",source=\"config\"} 8.0",
                 "mclb_real_weight{farm=\"F\",real=\"" + real + "\",source=\"operational\"} 8.0",
+                "mclb_real_weight{farm=\"F\",real=\"" + real + "\",source=\"dfp\"} NaN",
+                "mclb_kalap_load{tag=\"\",vserver=\"V\"} 0.0",
                 "mclb_real_failures_total{farm=\"F\",real=\"" + real + "\"} 0.0",
                 "mclb_sticky_entries{table=\"client-ip\"} 1.0",
                 "mclb_sticky_entries{table=\"gtp-imsi\"} 0.0",

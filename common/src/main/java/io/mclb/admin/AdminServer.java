@@ -42,6 +42,14 @@ public final class AdminServer implements AutoCloseable {
     /** Extra views a module adds (e.g. {@code failover}, {@code gtp gsn}). */
     public interface View {
         Table table(Map<String, String> query);
+
+        /**
+         * The HTTP status of the answer: 200 unless the view says otherwise (a view of one object,
+         * {@code kal-ap/TAG}, answers 503 while it is offline so that an HTTP-checking GSLB can use it).
+         */
+        default int status(Table table, Map<String, String> query) {
+            return 200;
+        }
     }
 
     /** An operator action a module adds ({@code POST /api/v1/NAME}, e.g. {@code failover/active}). */
@@ -142,13 +150,15 @@ public final class AdminServer implements AutoCloseable {
                 send(ex, 400, "text/plain", e.getMessage() + "\n");
                 return;
             }
+            View x = extraView(what, q);
+            int status = x == null ? 200 : x.status(t, q);
             if (t == null) {
                 send(ex, 404, "text/plain", "unknown view '" + what
                         + "'; known: reals, vservers, serverfarms, sticky, conns, stats, probe, running-config"
                         + (extraViews.isEmpty() ? "" : ", " + String.join(", ", extraViews.keySet())) + "\n");
                 return;
             }
-            send(ex, 200, text ? "text/plain" : "application/json", text ? t.toText() : t.toJson());
+            send(ex, status, text ? "text/plain" : "application/json", text ? t.toText() : t.toJson());
         } catch (RuntimeException e) {
             LOG.warn("admin request {} failed", ex.getRequestURI(), e);
             send(ex, 500, "text/plain", "internal error: " + e + "\n");
@@ -166,10 +176,23 @@ public final class AdminServer implements AutoCloseable {
             case "stats" -> v.stats();
             case "probe" -> ProbeView.table(runtime.get(), ShowArgs.of(what, q), q);
             default -> {
-                View x = extraViews.get(what);
+                View x = extraView(what, q);
                 yield x == null ? null : x.table(q);
             }
         };
+    }
+
+    /** A module's view: {@code NAME}, or {@code NAME/ITEM} with ITEM passed as the query's {@code item}. */
+    private View extraView(String what, Map<String, String> q) {
+        View x = extraViews.get(what);
+        int slash = what.indexOf('/');
+        if (x == null && slash > 0) {
+            x = extraViews.get(what.substring(0, slash));
+            if (x != null) {
+                q.put("item", what.substring(slash + 1));
+            }
+        }
+        return x;
     }
 
     private static int parseInt(String s, int dflt) {

@@ -52,9 +52,7 @@ final class IosCatalog {
 
     private static final Map<String, Disposition> FARM = Map.ofEntries(
             Map.entry("nat", ignored("mclb always proxies from its own address, as IOS 'nat server' directed mode does")),
-            Map.entry("bindid", ignored("a DFP bind ID, and this build has no DFP manager")),
-            Map.entry("access", ignored("interface restrictions are the host's packet filter's job")),
-            Map.entry("farm-weight", ignored("a KAL-AP weight, and this build has no KAL-AP")));
+            Map.entry("access", ignored("interface restrictions are the host's packet filter's job")));
 
     private IosCatalog() {
     }

@@ -199,6 +199,11 @@ public final class RealServer {
         return d >= 0 ? d : config.weight();
     }
 
+    /** The weight a DFP agent reported for this real, or -1 while none does (the configured weight applies). */
+    public int dfpWeight() {
+        return overrides.dfpWeight();
+    }
+
     /** DFP (or KAL-AP) weight, 0..65535; -1 clears it and the configured weight applies again. */
     public void setDfpWeight(int w) {
         if (w < -1 || w > 65535) {
@@ -209,7 +214,7 @@ public final class RealServer {
             if (overrides.dfpWeight(w)) {
                 WEIGHT_EPOCH.incrementAndGet();
             }
-            reportDerived(before, w == 0 ? "DFP weight 0" : "DFP weight " + w);
+            reportDerived(before, w < 0 ? "DFP weight withdrawn, static weight " + config.weight() : "DFP weight " + w);
         }
     }
 
@@ -285,10 +290,25 @@ public final class RealServer {
      * clients &lt; maxclients; or FAILED/TESTING with a test connection due.
      */
     public boolean isEligible(long nowNs, boolean newClient) {
+        return eligible(nowNs, newClient, true);
+    }
+
+    /**
+     * {@link #isEligible} for work of a subscriber this real already holds (its sticky entry, a
+     * follow-up bound to one of its sessions): weight 0 (DFP_THROTTLED) means no <em>new</em>
+     * subscriber, so a throttled GGSN still gets the secondary PDP contexts of the subscribers it
+     * holds. Every other limit applies.
+     */
+    public boolean isEligibleHeld(long nowNs) {
+        return eligible(nowNs, false, false);
+    }
+
+    private boolean eligible(long nowNs, boolean newClient, boolean newWork) {
         RealState s = stored();
         if (s == RealState.OPERATIONAL) {
             RealConfig c = config;
-            return !overrides.probeFailed() && !health.blocked() && operWeight() > 0 && load.hasRoom(c.maxConns(), c.maxClients(), c.rate(), newClient, nowNs);
+            return !overrides.probeFailed() && !health.blocked() && (!newWork || operWeight() > 0)
+                    && load.hasRoom(c.maxConns(), c.maxClients(), c.rate(), newClient, nowNs);
         }
         return testDue(s, nowNs);
     }
@@ -311,12 +331,21 @@ public final class RealServer {
      * @return false if the real cannot take it or another thread won the race
      */
     public boolean tryAcquire(long nowNs, boolean newClient) {
+        return acquire(nowNs, newClient, true);
+    }
+
+    /** {@link #tryAcquire} for a subscriber this real already holds: weight 0 does not refuse it ({@link #isEligibleHeld}). */
+    public boolean tryAcquireHeld(long nowNs) {
+        return acquire(nowNs, false, false);
+    }
+
+    private boolean acquire(long nowNs, boolean newClient, boolean newWork) {
         RealState s = stored();
         if (s != RealState.OPERATIONAL) {
             return tryAcquireTest(s, nowNs);
         }
         RealConfig c = config;
-        if (overrides.probeFailed() || health.blocked() || operWeight() <= 0
+        if (overrides.probeFailed() || health.blocked() || (newWork && operWeight() <= 0)
                 || (newClient && load.clients() >= c.maxClients())) {
             return false;
         }

@@ -48,6 +48,18 @@ public final class Transports {
         return () -> new NioSocketChannel(SelectorProvider.provider(), family);
     }
 
+    /** The TCP server channel class of {@link #newGroup}'s transport (control connections: DFP, replication). */
+    public static Class<? extends io.netty.channel.socket.ServerSocketChannel> tcpServer() {
+        return nativeEpoll() ? io.netty.channel.epoll.EpollServerSocketChannel.class
+                : io.netty.channel.socket.nio.NioServerSocketChannel.class;
+    }
+
+    /** The TCP client channel class of {@link #newGroup}'s transport. */
+    public static Class<? extends io.netty.channel.socket.SocketChannel> tcpClient() {
+        return nativeEpoll() ? io.netty.channel.epoll.EpollSocketChannel.class
+                : io.netty.channel.socket.nio.NioSocketChannel.class;
+    }
+
     public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {
         SocketProtocolFamily family = bindAddress instanceof Inet6Address ? SocketProtocolFamily.INET6
                 : SocketProtocolFamily.INET;

@@ -52,6 +52,8 @@ final class RealMeters {
         }
         ms.add(Gauge.builder(MetricNames.REAL_WEIGHT, r, x -> x.config().weight())
                 .description("Real weight by source").tags(tags).tag("source", "config").register(registry));
+        ms.add(Gauge.builder(MetricNames.REAL_WEIGHT, r, x -> x.dfpWeight() < 0 ? Double.NaN : x.dfpWeight())
+                .description("Real weight by source").tags(tags).tag("source", "dfp").register(registry));
         ms.add(Gauge.builder(MetricNames.REAL_WEIGHT, r, RealServer::operWeight)
                 .description("Real weight by source").tags(tags).tag("source", "operational").register(registry));
         ms.add(FunctionCounter.builder(MetricNames.REAL_FAILURES, r, RealServer::failures)

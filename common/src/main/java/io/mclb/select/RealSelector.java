@@ -24,7 +24,8 @@ import java.util.function.LongFunction;
  * <li>the primary farm's predictor, then the backup farm's (only when no primary real can take
  *     work); the sticky entry is written (or re-pointed) with the choice.</li>
  * </ol>
- * A new sticky subscriber takes exactly one predictor decision even when its first requests race
+ * Steps 2 and 4 use {@link RealServer#tryAcquireHeld}: a real at weight 0 (DFP_THROTTLED) takes no new
+ * subscriber but keeps serving the ones it holds. A new sticky subscriber takes exactly one predictor decision even when its first requests race
  * on two loops ({@link SubscriberClaims}).
  *
  * <p>One instance per relay (it reuses its key and value flyweights); the farms, the sticky table
@@ -60,7 +61,7 @@ public final class RealSelector {
     public RealServer select(VserverSnapshot s, Selection sel, RealServer exclude, long nowNs, long nowEpochMillis) {
         if (sel.boundRealId() != 0) {
             RealServer r = s.realById(sel.boundRealId());
-            if (r != null && r != exclude && r.tryAcquire(nowNs, false)) {
+            if (r != null && r != exclude && r.tryAcquireHeld(nowNs)) {
                 return r;
             }
         }
@@ -126,7 +127,7 @@ public final class RealSelector {
         if (theirs == mine) {
             return mine;
         }
-        if (theirs != null && theirs != exclude && theirs.isEligible(nowNs, false) && theirs.tryAcquire(nowNs, false)) {
+        if (theirs != null && theirs != exclude && theirs.isEligibleHeld(nowNs) && theirs.tryAcquireHeld(nowNs)) {
             mine.release();
             return theirs;
         }
@@ -144,7 +145,7 @@ public final class RealSelector {
         if (r == null) {
             r = s.sameAddress(directory.apply(value.realId()));
         }
-        if (r == null || r == exclude || !r.isEligible(nowNs, false) || !r.tryAcquire(nowNs, false)) {
+        if (r == null || r == exclude || !r.isEligibleHeld(nowNs) || !r.tryAcquireHeld(nowNs)) {
             return null;
         }
         if (sel.stickyMode() != StickyMode.LOOKUP_ONLY) {

@@ -2,6 +2,8 @@ package io.mclb.service;
 
 import io.mclb.config.Grammar;
 import io.mclb.farm.TrackPortSyntax;
+import io.mclb.feedback.FeedbackExtension;
+import io.mclb.feedback.FeedbackSyntax;
 import io.mclb.predictor.RouteMapSyntax;
 import io.mclb.probe.BringUpSyntax;
 import io.mclb.probe.CustomUdpProbe;
@@ -21,8 +23,9 @@ import java.util.ServiceLoader;
 /**
  * Everything that extends the engine in one process: protocol modules (by {@code service}
  * keyword), configuration syntaxes, probe types and runtime extensions (HA group, replication),
- * found with {@link ServiceLoader}, plus the engine's own extension syntaxes (route maps, bring-up,
- * track-port, advertise) and probe types (ping, tcp, custom udp, http, dns).
+ * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback,
+ * bring-up, track-port, advertise), probe types (ping, tcp, custom udp, http, dns) and runtime
+ * extension (load feedback: DFP and KAL-AP).
  */
 public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes, List<ProbeFactory> probeTypes,
                       List<RuntimeExtension> extensions) {
@@ -36,12 +39,18 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
 
     /** Lines the engine ships as extensions, so that a configuration without them keeps them unknown. */
     private static List<ConfigSyntax> engineSyntaxes() {
-        return List.of(new RouteMapSyntax(), new BringUpSyntax(), new TrackPortSyntax(), new AdvertiseSyntax());
+        return List.of(new RouteMapSyntax(), new FeedbackSyntax(), new BringUpSyntax(), new TrackPortSyntax(),
+                new AdvertiseSyntax());
     }
 
     /** The probe types every runtime has, whatever modules are loaded (IOS SLB's own types). */
     private static List<ProbeFactory> engineProbeTypes() {
         return List.of(new PingProbe(), new TcpProbe(), new CustomUdpProbe(), new HttpProbe(), new DnsProbe());
+    }
+
+    /** What the engine runs beside the balancer in every process: load feedback (DFP, KAL-AP). */
+    private static List<RuntimeExtension> engineExtensions() {
+        return List.of(new FeedbackExtension());
     }
 
     /** Everything on the class path. */
@@ -81,12 +90,14 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
             allProbes.addAll(m.probeTypes());
         }
         allSyntaxes.addAll(syntaxes);
-        for (RuntimeExtension x : extensions) {
+        List<RuntimeExtension> allExtensions = new ArrayList<>(engineExtensions());
+        allExtensions.addAll(extensions);
+        for (RuntimeExtension x : allExtensions) {
             if (x.syntax() != null) {
                 allSyntaxes.add(x.syntax());
             }
         }
-        return new Modules(services, allSyntaxes, allProbes, extensions);
+        return new Modules(services, allSyntaxes, allProbes, allExtensions);
     }
 
     /** The protocol module of each {@code service} keyword. */

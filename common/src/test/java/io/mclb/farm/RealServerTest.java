@@ -210,6 +210,20 @@ class RealServerTest {
     }
 
     @Test
+    void weightZeroStillServesTheSubscribersTheRealHolds() {
+        RealServer r = server(real("192.0.2.1", 0, 8, 2, UNLIMITED, 0, 8, 8, true, 60));
+        r.setDfpWeight(0);
+        assertThat(r.isEligible(now(), false)).as("no new work").isFalse();
+        assertThat(r.isEligibleHeld(now())).as("held subscriber").isTrue();
+        assertThat(r.tryAcquireHeld(now())).isTrue();
+        assertThat(r.tryAcquireHeld(now())).isTrue();
+        assertThat(r.tryAcquireHeld(now())).as("maxconns still applies").isFalse();
+        r.release();
+        r.setProbeFailed(true);
+        assertThat(r.tryAcquireHeld(now())).as("a probe-failed real serves nobody").isFalse();
+    }
+
+    @Test
     void probeFailureTakesTheRealOut() {
         RealServer r = server(real("192.0.2.1", 8));
         r.setProbeFailed(true);

@@ -129,4 +129,37 @@ class RealSelectorTest {
         assertThat(sticky.get(subscriber(sel, 1).stickyKey(), v, clock.epochMillis())).isTrue();
         assertThat(v.realId()).as("the entry still names the auth farm's real").isEqualTo(a.id());
     }
+
+    /**
+     * DFP weight 0 (DFP_THROTTLED) means no new subscriber, not "drop the ones it holds": a
+     * subscriber whose sticky entry names the throttled real, and a follow-up bound to one of its
+     * sessions (a GGSN's secondary PDP contexts), still reach it; a new subscriber goes elsewhere.
+     */
+    @Test
+    void aThrottledRealKeepsItsStickySubscribersAndSessionsButTakesNoNewOne() throws Exception {
+        sticky = StickyTables.open(dir.resolve("data"), 10_000);
+        ServerFarm farm = farm("F", 1, 1);
+        VserverSnapshot s = snapshot(farm, null);
+        RealSelector selector = new RealSelector(sticky, farm::byId, new SubscriberClaims());
+        Selection sel = new Selection();
+        RealServer held = selector.select(s, subscriber(sel, 1), null, clock.nanoTime(), clock.epochMillis());
+        held.release();
+        held.setDfpWeight(0);
+        assertThat(held.state()).isEqualTo(io.mclb.farm.RealState.DFP_THROTTLED);
+
+        RealServer again = selector.select(s, subscriber(sel, 1), null, clock.nanoTime(), clock.epochMillis());
+        assertThat(again).as("the sticky subscriber stays on its throttled real").isSameAs(held);
+        again.release();
+        RealServer followUp = selector.select(s, sel.reset().boundTo(held.id()), null, clock.nanoTime(),
+                clock.epochMillis());
+        assertThat(followUp).as("a follow-up of one of its sessions").isSameAs(held);
+        followUp.release();
+        for (int i = 2; i < 12; i++) {
+            RealServer fresh = selector.select(s, subscriber(sel, i), null, clock.nanoTime(), clock.epochMillis());
+            assertThat(fresh).as("new subscriber %d", i).isNotSameAs(held);
+            fresh.release();
+        }
+        RealServer plain = selector.select(s, sel.reset(), null, clock.nanoTime(), clock.epochMillis());
+        assertThat(plain).as("new work without a key").isNotSameAs(held);
+    }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 
 /** {@code mclb show VIEW [QUALIFIERS] [--json]}: the views of README "Command line". */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show the running balancer: reals [sfarm NAME] [detail], vservers [name NAME] [detail], serverfarms [name NAME] [detail], sticky [client IP MASK|gtp imsi [id IMSI]|radius ...|asn msid], conns [vserver NAME|client IP] [detail], gtp gsn|nsapi, replicate, probe [name NAME] [detail], failover, stats, running-config.")
+        description = "Show the running balancer: reals [sfarm NAME] [detail], vservers [name NAME] [detail], serverfarms [name NAME] [detail], sticky [client IP MASK|gtp imsi [id IMSI]|radius ...|asn msid], conns [vserver NAME|client IP] [detail], gtp gsn|nsapi, replicate, dfp [weights], kal-ap [TAG], probe [name NAME] [detail], failover, stats, running-config.")
 public final class ShowCommand implements Callable<Integer> {
     @Mixin
     AdminTarget target;

@@ -22,11 +22,13 @@ public final class MclbProcess {
 
     private final Netns ns;
     private final NsProcess process;
+    private final String adminHost;
     private final int adminPort;
 
-    private MclbProcess(Netns ns, NsProcess process, int adminPort) {
+    private MclbProcess(Netns ns, NsProcess process, String adminHost, int adminPort) {
         this.ns = ns;
         this.process = process;
+        this.adminHost = adminHost;
         this.adminPort = adminPort;
     }
 
@@ -52,8 +54,18 @@ public final class MclbProcess {
                 adminPort);
     }
 
+    /** {@link #start(Netns, Path, int)} for an admin listener on {@code adminHost} (the config's {@code mclb admin} line). */
+    public static MclbProcess start(Netns ns, Path cfg, String adminHost, int adminPort) throws IOException, InterruptedException {
+        return awaitAdmin(ns, startJava(ns, "mclb-" + adminHost, "run", "-c", cfg.toString()), adminHost, adminPort);
+    }
+
     private static MclbProcess awaitAdmin(Netns ns, NsProcess p, int adminPort) throws IOException, InterruptedException {
-        MclbProcess m = new MclbProcess(ns, p, adminPort);
+        return awaitAdmin(ns, p, "127.0.0.1", adminPort);
+    }
+
+    private static MclbProcess awaitAdmin(Netns ns, NsProcess p, String adminHost, int adminPort)
+            throws IOException, InterruptedException {
+        MclbProcess m = new MclbProcess(ns, p, adminHost, adminPort);
         long end = System.nanoTime() + START_TIMEOUT.toNanos();
         while (true) {
             if (!p.isAlive()) {
@@ -123,13 +135,23 @@ public final class MclbProcess {
         return getRaw(path).check("GET " + path).output();
     }
 
+    /** The HTTP status of {@code GET path} (e.g. 503 from {@code /api/v1/kal-ap/TAG} while offline). */
+    public int status(String path) throws IOException, InterruptedException {
+        String url = "http://" + adminHost + ":" + adminPort + path;
+        Netns.Result r = ns.exec(Duration.ofSeconds(15), "/usr/bin/python3", "-c",
+                "import sys, urllib.request, urllib.error\n"
+                        + "try:\n    print(urllib.request.urlopen(sys.argv[1], timeout=5).status)\n"
+                        + "except urllib.error.HTTPError as e:\n    print(e.code)", url).check("GET " + path);
+        return Integer.parseInt(r.output().strip());
+    }
+
     /** The Prometheus text of {@code /metrics}. */
     public String metrics() throws IOException, InterruptedException {
         return get("/metrics");
     }
 
     private Netns.Result getRaw(String path) throws IOException, InterruptedException {
-        String url = "http://127.0.0.1:" + adminPort + path;
+        String url = "http://" + adminHost + ":" + adminPort + path;
         return ns.exec(Duration.ofSeconds(15), "/usr/bin/python3", "-c",
                 "import sys, urllib.request\n"
                         + "sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())",

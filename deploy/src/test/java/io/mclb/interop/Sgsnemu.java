@@ -30,8 +30,12 @@ public final class Sgsnemu {
     private Sgsnemu() {
     }
 
-    /** What to run: sgsnemu on {@code local} toward {@code remote}, GTP {@code version} 0 or 1. */
-    public record Options(String local, String remote, long imsi, int version, int contexts) {
+    /** What to run: sgsnemu on {@code local} toward {@code remote}, GTP {@code version} 0 or 1, NSAPI {@code nsapi}. */
+    public record Options(String local, String remote, long imsi, int version, int contexts, int nsapi) {
+        public Options(String local, String remote, long imsi, int version, int contexts) {
+            this(local, remote, imsi, version, contexts, 0);
+        }
+
         /** The IMSI of each context, as sgsnemu derives them. */
         public List<String> imsis() {
             List<String> l = new ArrayList<>();
@@ -68,7 +72,7 @@ public final class Sgsnemu {
                 "-l", o.local(), "-r", o.remote(),
                 "--imsi", String.format("%015d", o.imsi()), "--msisdn", "491711234567",
                 "--apn", OsmoGgsn.APN, "--gtpversion", Integer.toString(o.version()),
-                "--contexts", Integer.toString(o.contexts()),
+                "--contexts", Integer.toString(o.contexts()), "--nsapi", Integer.toString(o.nsapi()),
                 "--timelimit", "120", // the test ends the run with SIGTERM long before
                 "--statedir", state.toString(), "--pidfile", state.resolve("sgsnemu.pid").toString()));
         try {
