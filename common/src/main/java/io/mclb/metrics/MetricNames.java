@@ -59,20 +59,6 @@ public final class MetricNames {
     public static final String PROBE_RESULTS = "mclb.probe.results";
     /** timer {probe, farm, real}: round trip of passed probe checks. */
     public static final String PROBE_DURATION = "mclb.probe.duration";
-    /** gauge {agent}: a DFP agent's CISCO-SLB-MIB state number (1 not open .. 4 open, 5 failed, 6 security error). */
-    public static final String DFP_AGENT_STATE = "mclb.dfp.agent.state";
-    /** counter {agent}: Preference Information messages accepted from a DFP agent. */
-    public static final String DFP_REPORTS = "mclb.dfp.reports";
-    /** counter {agent, reason}: DFP streams refused (connection closed, weights untouched), by reason. */
-    public static final String DFP_REFUSED = "mclb.dfp.refused";
-    /** counter {agent}: reported hosts that match no real (ignored). */
-    public static final String DFP_UNKNOWN_HOSTS = "mclb.dfp.unknown.hosts";
-    /** counter {agent}: Preference Information messages mclb's own DFP agent sent (ip dfp agent NAME). */
-    public static final String DFP_REPORTS_SENT = "mclb.dfp.reports.sent";
-    /** gauge {agent}: managers connected to mclb's own DFP agent now. */
-    public static final String DFP_MANAGERS = "mclb.dfp.managers";
-    /** gauge {vserver, tag}: KAL-AP load 0..255 (255 = offline). */
-    public static final String KALAP_LOAD = "mclb.kalap.load";
     /** counter {farm, real, outcome}: in-band suspicions of a real with probes (confirmed, cleared). */
     public static final String INBAND_SUSPECT = "mclb.inband.suspect";
     /** counter {class}: enhanced bring-up checks started (tcp, other). */
@@ -87,6 +73,20 @@ public final class MetricNames {
     public static final String ROUTE_ADVERTISED = "mclb.route.advertised";
     /** counter {action, result}: route health injection changes (install, withdraw; ok, failed). */
     public static final String ROUTE_CHANGES = "mclb.route.changes";
+    /** gauge {agent}: a DFP agent's CISCO-SLB-MIB state number (1 not open .. 4 open, 5 failed, 6 security error). */
+    public static final String DFP_AGENT_STATE = "mclb.dfp.agent.state";
+    /** counter {agent}: Preference Information messages accepted from a DFP agent. */
+    public static final String DFP_REPORTS = "mclb.dfp.reports";
+    /** counter {agent, reason}: DFP streams refused (connection closed, weights untouched), by reason. */
+    public static final String DFP_REFUSED = "mclb.dfp.refused";
+    /** counter {agent}: reported hosts that match no real (ignored). */
+    public static final String DFP_UNKNOWN_HOSTS = "mclb.dfp.unknown.hosts";
+    /** counter {agent}: Preference Information messages mclb's own DFP agent sent (ip dfp agent NAME). */
+    public static final String DFP_REPORTS_SENT = "mclb.dfp.reports.sent";
+    /** gauge {agent}: managers connected to mclb's own DFP agent now. */
+    public static final String DFP_MANAGERS = "mclb.dfp.managers";
+    /** gauge {vserver, tag}: KAL-AP load 0..255 (255 = offline). */
+    public static final String KALAP_LOAD = "mclb.kalap.load";
     /** gauge {version, transport}: 1; build information. */
     public static final String INFO = "mclb.info";
     /** gauge {version, commit, java}: 1; version as {@code mclb -V} prints it ({@link BuildInfo}). */

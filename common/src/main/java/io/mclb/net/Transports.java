@@ -38,6 +38,16 @@ public final class Transports {
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), io);
     }
 
+    /** TCP client channels (tcp and http probes) of {@code remote}'s address family. */
+    public static ChannelFactory<SocketChannel> streamFactory(InetAddress remote) {
+        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6
+                : SocketProtocolFamily.INET;
+        if (nativeEpoll()) {
+            return () -> new EpollSocketChannel(family);
+        }
+        return () -> new NioSocketChannel(SelectorProvider.provider(), family);
+    }
+
     /** The TCP server channel class of {@link #newGroup}'s transport (control connections: DFP, replication). */
     public static Class<? extends io.netty.channel.socket.ServerSocketChannel> tcpServer() {
         return nativeEpoll() ? io.netty.channel.epoll.EpollServerSocketChannel.class
@@ -48,16 +58,6 @@ public final class Transports {
     public static Class<? extends io.netty.channel.socket.SocketChannel> tcpClient() {
         return nativeEpoll() ? io.netty.channel.epoll.EpollSocketChannel.class
                 : io.netty.channel.socket.nio.NioSocketChannel.class;
-    }
-
-    /** TCP client channels (tcp and http probes) of {@code remote}'s address family. */
-    public static ChannelFactory<SocketChannel> streamFactory(InetAddress remote) {
-        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6
-                : SocketProtocolFamily.INET;
-        if (nativeEpoll()) {
-            return () -> new EpollSocketChannel(family);
-        }
-        return () -> new NioSocketChannel(SelectorProvider.provider(), family);
     }
 
     public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {

@@ -1,9 +1,9 @@
 package io.mclb.service;
 
 import io.mclb.config.Grammar;
+import io.mclb.farm.TrackPortSyntax;
 import io.mclb.feedback.FeedbackExtension;
 import io.mclb.feedback.FeedbackSyntax;
-import io.mclb.farm.TrackPortSyntax;
 import io.mclb.predictor.RouteMapSyntax;
 import io.mclb.probe.BringUpSyntax;
 import io.mclb.probe.CustomUdpProbe;
@@ -23,9 +23,9 @@ import java.util.ServiceLoader;
 /**
  * Everything that extends the engine in one process: protocol modules (by {@code service}
  * keyword), configuration syntaxes, probe types and runtime extensions (HA group, replication),
- * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback, bring-up,
- * track-port, advertise), runtime extension (load feedback: DFP and KAL-AP) and probe types (ping,
- * tcp, custom udp, http, dns).
+ * found with {@link ServiceLoader}, plus the engine's own syntaxes (route maps, load feedback,
+ * bring-up, track-port, advertise), probe types (ping, tcp, custom udp, http, dns) and runtime
+ * extension (load feedback: DFP and KAL-AP).
  */
 public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes, List<ProbeFactory> probeTypes,
                       List<RuntimeExtension> extensions) {
@@ -43,14 +43,14 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
                 new AdvertiseSyntax());
     }
 
-    /** What the engine runs beside the balancer in every process: load feedback (DFP, KAL-AP). */
-    private static List<RuntimeExtension> engineExtensions() {
-        return List.of(new FeedbackExtension());
-    }
-
     /** The probe types every runtime has, whatever modules are loaded (IOS SLB's own types). */
     private static List<ProbeFactory> engineProbeTypes() {
         return List.of(new PingProbe(), new TcpProbe(), new CustomUdpProbe(), new HttpProbe(), new DnsProbe());
+    }
+
+    /** What the engine runs beside the balancer in every process: load feedback (DFP, KAL-AP). */
+    private static List<RuntimeExtension> engineExtensions() {
+        return List.of(new FeedbackExtension());
     }
 
     /** Everything on the class path. */

@@ -243,7 +243,9 @@ public final class VirtualServer implements AutoCloseable {
     private static boolean anyUp(RealServer[] reals) {
         for (RealServer r : reals) {
             RealState st = r.state();
-            if (st == RealState.OPERATIONAL || st == RealState.MAXCONNS || st == RealState.MAXCLIENTS) {
+            // DFP_THROTTLED takes no new subscriber but still serves its own (as KAL-AP counts it up)
+            if (st == RealState.OPERATIONAL || st == RealState.MAXCONNS || st == RealState.MAXCLIENTS
+                    || st == RealState.DFP_THROTTLED) {
                 return true;
             }
         }
