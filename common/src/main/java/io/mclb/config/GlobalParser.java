@@ -98,7 +98,9 @@ final class GlobalParser {
             for (ExtensionLine x : f.extensions()) {
                 if (x.record() instanceof ProbeRef r && !defined.contains(r.name())) {
                     if (!broken.contains(r.name())) {
-                        ctx.warnings.add(ConfigError.warning(x.source(), "ignored '" + x.text() + "': not used by mclb"));
+                        ctx.warnings.add(ConfigError.warning(x.source(), "ignored '" + x.text() + "': not used by mclb"
+                                + " (no 'ip slb probe " + r.name() + " TYPE' in this file defines it: the farm's reals"
+                                + " are not probed)"));
                     }
                     continue;
                 }

@@ -170,7 +170,8 @@ class ConfigParserTest {
         assertThat(c.warnings()).extracting(ConfigError::toString).containsExactly(
                 "t.cfg:1: warning: ignored 'ip slb entries conn 10000': not used by mclb"
                         + " (mclb sizes its tables itself: 'mclb sticky entries' for the sticky table)",
-                "t.cfg:3: warning: ignored 'probe PING': not used by mclb",
+                "t.cfg:3: warning: ignored 'probe PING': not used by mclb (no 'ip slb probe PING TYPE' in this file"
+                        + " defines it: the farm's reals are not probed)",
                 "t.cfg:8: warning: ignored 'replicate casa 10.0.0.1 10.0.0.2 4231 password 0 ***': not used by mclb"
                         + " (stateful backup: the HA module takes 'replicate casa' lines, and it is not loaded here)");
         assertThat(ConfigWriter.write(c)).doesNotContain("probe", "replicate", "entries", "s3cret");
