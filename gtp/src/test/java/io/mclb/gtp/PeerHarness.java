@@ -13,6 +13,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the mobility services' harnesses share: a runtime on a manual clock with one virtual
@@ -68,6 +73,31 @@ public abstract class PeerHarness implements AutoCloseable {
                 + counter(MetricNames.RETRANSMISSIONS) + counter(MetricNames.RESPONSES)
                 + counter(MetricNames.REASSIGNMENTS, "reason", "cause") + counter(MetricNames.ONE_WAY);
         return fromClients + fromPeers - outcomes;
+    }
+
+    /**
+     * Paces a fuzz run: every {@code batch} datagrams, waits until mclb has read all {@code sent}, so
+     * no burst overflows the socket buffer (a datagram lost there is in no book).
+     */
+    public void pace(int sent, int batch, java.time.Duration within) {
+        if (sent % batch == 0) {
+            await().atMost(within).pollInterval(java.time.Duration.ofMillis(1))
+                    .until(() -> counter(MetricNames.REQUESTS) >= sent);
+        }
+    }
+
+    /**
+     * The end of a fuzz run: every peer has handled what it received and the books balance
+     * ({@link #balance}), and stay so for 300 ms (no datagram still on its way).
+     */
+    public void awaitSettled(long fromClients, BooleanSupplier peersDone, LongSupplier fromPeers,
+                             java.time.Duration within) {
+        await().atMost(within).during(java.time.Duration.ofMillis(300)).pollInterval(java.time.Duration.ofMillis(20))
+                .untilAsserted(() -> {
+                    assertThat(peersDone.getAsBoolean()).isTrue();
+                    assertThat(balance(fromClients, fromPeers.getAsLong()))
+                            .as(books(fromClients, fromPeers.getAsLong())).isZero();
+                });
     }
 
     /** The terms of {@link #balance}, for a failure message. */

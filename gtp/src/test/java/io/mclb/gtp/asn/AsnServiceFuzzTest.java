@@ -74,17 +74,12 @@ class AsnServiceFuzzTest {
             h.send(bs, b);
             previous = b;
             sent++;
-            if (sent % BATCH == 0) {
-                int s = sent;
-                await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> h.counter(MetricNames.REQUESTS) >= s);
-            }
+            h.pace(sent, BATCH, WAIT);
         }
         h.gateways.forEach(g -> g.answerHook = null);
         int clientSent = sent;
-        await().atMost(WAIT).during(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-            assertThat(h.gateways.stream().allMatch(g -> g.received.get() == g.handled.get())).isTrue();
-            assertThat(h.balance(clientSent, fromPeers())).as(h.books(clientSent, fromPeers())).isZero();
-        });
+        h.awaitSettled(clientSent, () -> h.gateways.stream().allMatch(g -> g.received.get() == g.handled.get()),
+                this::fromPeers, WAIT);
         assertThat(h.drops("internal_error")).isZero();
         double forwarded = h.counter(MetricNames.REAL_REQUESTS);
         assertThat(forwarded).isEqualTo(h.counter(MetricNames.ASSIGNMENTS) + h.counter(MetricNames.RETRANSMISSIONS)

@@ -78,17 +78,12 @@ class MipServiceFuzzTest {
             h.send(fa, b);
             previous = b;
             sent++;
-            if (sent % BATCH == 0) {
-                int s = sent;
-                await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> h.counter(MetricNames.REQUESTS) >= s);
-            }
+            h.pace(sent, BATCH, WAIT);
         }
         h.agents.forEach(a -> a.answerHook = null);
         int clientSent = sent;
-        await().atMost(WAIT).during(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-            assertThat(h.agents.stream().allMatch(a -> a.received.get() == a.handled.get())).isTrue();
-            assertThat(h.balance(clientSent, fromPeers())).as(h.books(clientSent, fromPeers())).isZero();
-        });
+        h.awaitSettled(clientSent, () -> h.agents.stream().allMatch(a -> a.received.get() == a.handled.get()),
+                this::fromPeers, WAIT);
         assertThat(h.drops("internal_error")).isZero();
         assertThat(h.counter(MetricNames.REQUESTS)).isEqualTo(clientSent);
         double forwarded = h.counter(MetricNames.REAL_REQUESTS);
