@@ -89,7 +89,7 @@ final class ProbeTask implements BringUpGate.Waiting {
                 return;
             }
             try {
-                check = type.newCheck(probe, real, new ProbeContext(loop, ctx));
+                check = type.newCheck(probe, real, new ProbeContext(loop, ctx, probe.name()));
                 target = check.targetLabel();
             } catch (RuntimeException e) {
                 LOG.warn("probe {}: cannot check real {} farm {}: {}", probe.name(), real.label(), farm.name(),
