@@ -5,6 +5,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.unix.UnixChannelOption;
+import io.netty.channel.uring.IoUringChannelOption;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -29,13 +30,21 @@ public final class UdpSockets {
     private UdpSockets() {
     }
 
+    /** True when the transport in use opens one listener per loop on a port (SO_REUSEPORT); NIO cannot. */
+    public static boolean reusePort() {
+        return Transports.active() != TransportKind.NIO;
+    }
+
     /** A bootstrap (no group, no handler) for a listener on a virtual address. */
     public static Bootstrap listener(InetAddress address) {
         Bootstrap b = template(address);
-        if (Transports.nativeEpoll()) {
-            // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
-            // only moves the address (DESIGN section 7, warm standby); harmless for a local address
-            b.option(UnixChannelOption.SO_REUSEPORT, true).option(EpollChannelOption.IP_FREEBIND, true);
+        // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
+        // only moves the address (DESIGN section 7, warm standby); harmless for a local address
+        switch (Transports.active()) {
+            case EPOLL -> b.option(UnixChannelOption.SO_REUSEPORT, true).option(EpollChannelOption.IP_FREEBIND, true);
+            case IO_URING -> b.option(UnixChannelOption.SO_REUSEPORT, true).option(IoUringChannelOption.IP_FREEBIND, true);
+            default -> {
+            }
         }
         return b;
     }
@@ -86,8 +95,11 @@ public final class UdpSockets {
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
-        if (Transports.nativeEpoll()) {
-            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+        switch (Transports.active()) {
+            case EPOLL -> b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+            case IO_URING -> b.option(IoUringChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+            default -> {
+            }
         }
         return b;
     }
