@@ -115,7 +115,7 @@ public final class TransactionRelay<T> extends Relay {
             metrics().oneWay.increment();
             ByteBuf buf = toReal(packet.content(), tx);
             tx.realRequests.increment();
-            sockets.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+            sockets.write(table.socketOf(tx), envelopes.wrap(buf, tx.target));
             return;
         }
         if (tx != null) {
@@ -190,7 +190,7 @@ public final class TransactionRelay<T> extends Relay {
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests.increment();
-        sockets.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+        sockets.write(table.socketOf(tx), envelopes.wrap(buf, tx.target));
     }
 
     /**
@@ -230,7 +230,7 @@ public final class TransactionRelay<T> extends Relay {
         buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
-        sockets.write(table.socketOf(tx), new DatagramPacket(buf, target));
+        sockets.write(table.socketOf(tx), envelopes.wrap(buf, target));
         return true;
     }
 
@@ -260,7 +260,7 @@ public final class TransactionRelay<T> extends Relay {
             ByteBuf answer = inspector.unsolicited(buf, sender);
             if (answer != null) {
                 packet.release();
-                sockets.write(socket, new DatagramPacket(answer, sender));
+                sockets.write(socket, envelopes.wrap(answer, sender));
                 metrics().localAnswers.increment();
                 return;
             }
