@@ -122,13 +122,13 @@ public final class TransactionRelay<T> extends Relay {
             retransmission(packet, s, tx, nowNs);
             return;
         }
-        tx = new Transaction<>(client, c.id(), c.fingerprint(), clientKey, nowNs);
+        tx = cast(table.newTransaction(client, c.id(), c.fingerprint(), clientKey, nowNs));
         tx.state = c.state();
         tx.growth = c.growth();
         Selection sel = c.selection();
         if (sel.isSticky()) {
             // also for a follow-up: if it is moved off its real, the entry follows it
-            tx.stickyKey = sel.stickyKey().bytes().clone();
+            tx.copyStickyKey(sel.stickyKey().bytes());
             tx.stickySeconds = sel.stickySeconds();
             tx.stickyMode = sel.stickyMode();
         }
@@ -201,8 +201,8 @@ public final class TransactionRelay<T> extends Relay {
     private RealServer moveToAnother(VserverSnapshot s, Transaction<T> tx, long nowNs) {
         RealServer old = tx.real;
         Selection sel = reselection.reset();
-        if (tx.stickyKey != null) {
-            sel.sticky(tx.stickyKey, tx.stickySeconds, tx.stickyMode);
+        if (tx.hasStickyKey) {
+            sel.sticky(tx.stickyKey(), tx.stickySeconds, tx.stickyMode);
         }
         if (tx.hasRouteKey) {
             sel.routeKey(tx.routeKey);
@@ -294,9 +294,9 @@ public final class TransactionRelay<T> extends Relay {
             tx.real.release();
         }
         tx.holdsReal = false;
-        if (tx.stickyKey != null && tx.stickyMode == StickyMode.ON_ANSWER
+        if (tx.hasStickyKey && tx.stickyMode == StickyMode.ON_ANSWER
                 && verdict == ResponseVerdict.FORWARD_SESSION) {
-            selector.write(reselection.stickyKey().copyFrom(tx.stickyKey), tx.real.id(), tx.stickySeconds,
+            selector.write(reselection.stickyKey().copyFrom(tx.stickyKey()), tx.real.id(), tx.stickySeconds,
                     clock.epochMillis());
         }
         tx.releaseCopy();
