@@ -48,6 +48,9 @@ public final class ConfigWriter {
         if (g.eventLoops() != 0) {
             b.append("mclb event-loops ").append(g.eventLoops()).append('\n');
         }
+        if (g.transport() != io.mclb.net.TransportKind.AUTO) {
+            b.append("mclb transport ").append(g.transport().keyword()).append('\n');
+        }
     }
 
     private static void farm(StringBuilder b, ServerFarmConfig f) {

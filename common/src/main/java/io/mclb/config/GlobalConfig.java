@@ -1,5 +1,7 @@
 package io.mclb.config;
 
+import io.mclb.net.TransportKind;
+
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
@@ -13,9 +15,15 @@ import java.nio.file.Path;
  * @param stickyEntries capacity of the sticky table file ({@code mclb sticky entries N}), fixed when
  *                     the file is first created
  * @param eventLoops   data-path event loops ({@code mclb event-loops N}); 0 = one per core
+ * @param transport    I/O transport ({@code mclb transport auto|epoll|io_uring|nio}), default auto
  */
 public record GlobalConfig(InetSocketAddress admin, Path dataDir, ForwardingMode forwarding,
-                           long stickyEntries, int eventLoops) {
+                           long stickyEntries, int eventLoops, TransportKind transport) {
+
+    public GlobalConfig(InetSocketAddress admin, Path dataDir, ForwardingMode forwarding, long stickyEntries,
+                        int eventLoops) {
+        this(admin, dataDir, forwarding, stickyEntries, eventLoops, TransportKind.AUTO);
+    }
 
     public static final InetSocketAddress DEFAULT_ADMIN = new InetSocketAddress("127.0.0.1", 8080);
     public static final long DEFAULT_STICKY_ENTRIES = 1_000_000L;

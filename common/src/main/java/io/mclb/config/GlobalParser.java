@@ -23,6 +23,7 @@ final class GlobalParser {
     private Path dataDir;
     private long stickyEntries = GlobalConfig.DEFAULT_STICKY_ENTRIES;
     private int eventLoops;
+    private io.mclb.net.TransportKind transport = io.mclb.net.TransportKind.AUTO;
     final Map<String, ServerFarmConfig> farms = new LinkedHashMap<>();
     final Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
     final List<ExtensionLine> extensions = new ArrayList<>();
@@ -34,7 +35,7 @@ final class GlobalParser {
     }
 
     GlobalConfig global() {
-        return new GlobalConfig(admin, dataDir, ForwardingMode.PROXY, stickyEntries, eventLoops);
+        return new GlobalConfig(admin, dataDir, ForwardingMode.PROXY, stickyEntries, eventLoops, transport);
     }
 
     void parse(List<Tokenizer.Node> roots) {
@@ -186,6 +187,17 @@ final class GlobalParser {
             case "event-loops" -> {
                 eventLoops = Args.integer(t, 2, "mclb event-loops", 0, 64);
                 Args.end(t, 2, "mclb event-loops " + t.get(2));
+            }
+            case "transport" -> {
+                if (t.size() < 3) {
+                    throw new BadLine("mclb transport: missing transport, allowed " + io.mclb.net.TransportKind.allowed());
+                }
+                transport = io.mclb.net.TransportKind.of(t.get(2));
+                if (transport == null) {
+                    throw new BadLine("mclb transport " + t.get(2) + ": unknown transport, allowed "
+                            + io.mclb.net.TransportKind.allowed());
+                }
+                Args.end(t, 2, "mclb transport " + t.get(2));
             }
             default -> {
                 return false;

@@ -29,7 +29,7 @@ public final class ProcessMetrics implements AutoCloseable {
                 .tag("version", BuildInfo.version()).tag("commit", BuildInfo.commit()).tag("java", BuildInfo.java())
                 .register(registry);
         Gauge.builder(MetricNames.INFO, () -> 1).description("mclb build and transport")
-                .tag("version", BuildInfo.version()).tag("transport", Transports.nativeEpoll() ? "epoll" : "nio")
+                .tag("version", BuildInfo.version()).tag("transport", Transports.active().keyword())
                 .register(registry);
         new JvmInfoMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);

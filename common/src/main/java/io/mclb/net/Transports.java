@@ -7,13 +7,21 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.net.Inet6Address;
@@ -21,51 +29,143 @@ import java.net.InetAddress;
 import java.nio.channels.spi.SelectorProvider;
 
 /**
- * Epoll when the native transport loads (Linux), NIO otherwise. Datagram channels are opened for
+ * The process's one I/O transport ({@code mclb transport}): every event loop group and every channel
+ * is made for it, since a channel registers only with loops of its own transport. Chosen once at
+ * start ({@link #use}, by the runtime); until then {@code auto}. Datagram channels are opened for
  * the address family of the address they bind, never as dual-stack sockets: a VIP bound as
  * {@code ::ffff:a.b.c.d} would answer from an address clients do not expect.
+ *
+ * <p>{@code auto} prefers epoll, then io_uring, then NIO: io_uring did not beat epoll on mclb's
+ * relay in the same-run measurement of perf/README.md ("Transports"), so it is used only when
+ * asked for, or when epoll does not load.
  */
 public final class Transports {
+    /** What {@link #use} resolved a request to, and why (logged once at start). */
+    public record Choice(TransportKind kind, String why) {
+    }
+
+    /** Written once at start (before any loop exists), read by every channel factory. */
+    private static volatile TransportKind active = resolve(TransportKind.AUTO).kind();
+
     private Transports() {
     }
 
+    /**
+     * Resolves {@code wanted} on this host and makes it the process's transport. A transport that
+     * does not load here falls back as {@code auto} would, and the reason says why.
+     */
+    public static Choice use(TransportKind wanted) {
+        Choice c = resolve(wanted);
+        active = c.kind();
+        return c;
+    }
+
+    /** The transport in use (never {@code AUTO}). */
+    public static TransportKind active() {
+        return active;
+    }
+
+    static Choice resolve(TransportKind wanted) {
+        String epollWhy = Epoll.isAvailable() ? null : cause(Epoll.unavailabilityCause());
+        String uringWhy = IoUring.isAvailable() ? null : cause(IoUring.unavailabilityCause());
+        switch (wanted) {
+            case EPOLL -> {
+                if (epollWhy == null) {
+                    return new Choice(TransportKind.EPOLL, "configured");
+                }
+                return fallback("epoll unavailable (" + epollWhy + ")", epollWhy, uringWhy);
+            }
+            case IO_URING -> {
+                if (uringWhy == null) {
+                    return new Choice(TransportKind.IO_URING, "configured");
+                }
+                return fallback("io_uring unavailable (" + uringWhy + ")", epollWhy, uringWhy);
+            }
+            case NIO -> {
+                return new Choice(TransportKind.NIO, "configured");
+            }
+            default -> {
+                return fallback("auto", epollWhy, uringWhy);
+            }
+        }
+    }
+
+    private static Choice fallback(String reason, String epollWhy, String uringWhy) {
+        if (epollWhy == null) {
+            return new Choice(TransportKind.EPOLL, reason + ": epoll"
+                    + (uringWhy == null ? " (io_uring also available; epoll measured faster)" : "; io_uring unavailable ("
+                    + uringWhy + ")"));
+        }
+        if (uringWhy == null) {
+            return new Choice(TransportKind.IO_URING, reason + ": io_uring; epoll unavailable (" + epollWhy + ")");
+        }
+        return new Choice(TransportKind.NIO, reason + ": nio; epoll unavailable (" + epollWhy + "), io_uring unavailable ("
+                + uringWhy + ")");
+    }
+
+    private static String cause(Throwable t) {
+        if (t == null) {
+            return "unknown cause";
+        }
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + ": " + root.getMessage();
+    }
+
+    /** True when the transport in use is epoll (epoll-only features: ICMP sockets). */
     public static boolean nativeEpoll() {
-        return Epoll.isAvailable();
+        return active == TransportKind.EPOLL;
     }
 
     public static EventLoopGroup newGroup(int threads, String name) {
-        IoHandlerFactory io = nativeEpoll() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory io = switch (active) {
+            case EPOLL -> EpollIoHandler.newFactory();
+            case IO_URING -> IoUringIoHandler.newFactory();
+            default -> NioIoHandler.newFactory();
+        };
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), io);
     }
 
     /** TCP client channels (tcp and http probes) of {@code remote}'s address family. */
     public static ChannelFactory<SocketChannel> streamFactory(InetAddress remote) {
-        SocketProtocolFamily family = remote instanceof Inet6Address ? SocketProtocolFamily.INET6
-                : SocketProtocolFamily.INET;
-        if (nativeEpoll()) {
-            return () -> new EpollSocketChannel(family);
-        }
-        return () -> new NioSocketChannel(SelectorProvider.provider(), family);
+        SocketProtocolFamily family = familyOf(remote);
+        return switch (active) {
+            case EPOLL -> () -> new EpollSocketChannel(family);
+            case IO_URING -> IoUringSocketChannel::new; // dual-stack: Netty 4.2 offers no family here
+            default -> () -> new NioSocketChannel(SelectorProvider.provider(), family);
+        };
     }
 
     /** The TCP server channel class of {@link #newGroup}'s transport (control connections: DFP, replication). */
-    public static Class<? extends io.netty.channel.socket.ServerSocketChannel> tcpServer() {
-        return nativeEpoll() ? io.netty.channel.epoll.EpollServerSocketChannel.class
-                : io.netty.channel.socket.nio.NioServerSocketChannel.class;
+    public static Class<? extends ServerSocketChannel> tcpServer() {
+        return switch (active) {
+            case EPOLL -> EpollServerSocketChannel.class;
+            case IO_URING -> IoUringServerSocketChannel.class;
+            default -> NioServerSocketChannel.class;
+        };
     }
 
     /** The TCP client channel class of {@link #newGroup}'s transport. */
-    public static Class<? extends io.netty.channel.socket.SocketChannel> tcpClient() {
-        return nativeEpoll() ? io.netty.channel.epoll.EpollSocketChannel.class
-                : io.netty.channel.socket.nio.NioSocketChannel.class;
+    public static Class<? extends SocketChannel> tcpClient() {
+        return switch (active) {
+            case EPOLL -> EpollSocketChannel.class;
+            case IO_URING -> IoUringSocketChannel.class;
+            default -> NioSocketChannel.class;
+        };
     }
 
     public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {
-        SocketProtocolFamily family = bindAddress instanceof Inet6Address ? SocketProtocolFamily.INET6
-                : SocketProtocolFamily.INET;
-        if (nativeEpoll()) {
-            return () -> new EpollDatagramChannel(family);
-        }
-        return () -> new NioDatagramChannel(family);
+        SocketProtocolFamily family = familyOf(bindAddress);
+        return switch (active) {
+            case EPOLL -> () -> new EpollDatagramChannel(family);
+            case IO_URING -> () -> new IoUringDatagramChannel(family);
+            default -> () -> new NioDatagramChannel(family);
+        };
+    }
+
+    private static SocketProtocolFamily familyOf(InetAddress a) {
+        return a instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
     }
 }

@@ -1,10 +1,12 @@
 package io.mclb.net;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.unix.UnixChannelOption;
+import io.netty.channel.uring.IoUringChannelOption;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -29,13 +31,21 @@ public final class UdpSockets {
     private UdpSockets() {
     }
 
+    /** True when the transport in use opens one listener per loop on a port (SO_REUSEPORT); NIO cannot. */
+    public static boolean reusePort() {
+        return Transports.active() != TransportKind.NIO;
+    }
+
     /** A bootstrap (no group, no handler) for a listener on a virtual address. */
     public static Bootstrap listener(InetAddress address) {
         Bootstrap b = template(address);
-        if (Transports.nativeEpoll()) {
-            // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
-            // only moves the address (DESIGN section 7, warm standby); harmless for a local address
-            b.option(UnixChannelOption.SO_REUSEPORT, true).option(EpollChannelOption.IP_FREEBIND, true);
+        // IP_FREEBIND: a standby binds its HA virtual address before it owns it, so taking over
+        // only moves the address (DESIGN section 7, warm standby); harmless for a local address
+        switch (Transports.active()) {
+            case EPOLL -> b.option(UnixChannelOption.SO_REUSEPORT, true).option(EpollChannelOption.IP_FREEBIND, true);
+            case IO_URING -> b.option(UnixChannelOption.SO_REUSEPORT, true).option(IoUringChannelOption.IP_FREEBIND, true);
+            default -> {
+            }
         }
         return b;
     }
@@ -89,12 +99,19 @@ public final class UdpSockets {
     }
 
     private static Bootstrap template(InetAddress family) {
+        // the pooled allocator: its buffers hand out recycled slices, so splitting one recvmmsg read
+        // into datagrams allocates no slice object per datagram (Netty 4.2's default adaptive
+        // allocator does: about 35 bytes each, perf/README.md "Allocation per request")
         Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
-        if (Transports.nativeEpoll()) {
-            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+        switch (Transports.active()) {
+            case EPOLL -> b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+            case IO_URING -> b.option(IoUringChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
+            default -> {
+            }
         }
         return b;
     }

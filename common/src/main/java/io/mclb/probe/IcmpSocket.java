@@ -65,7 +65,8 @@ final class IcmpSocket {
         this.ident = (int) ((ProcessHandle.current().pid() * 31 + System.identityHashCode(loop)) & 0xffff);
         String why = IcmpNative.UNAVAILABLE;
         if (why == null && !Transports.nativeEpoll()) {
-            why = "ICMP needs the epoll transport, this host runs NIO";
+            why = "ICMP needs the epoll transport, this process runs " + Transports.active().keyword()
+                    + " (mclb transport epoll)";
         }
         int fd = -1;
         boolean rawMode = false;

@@ -107,6 +107,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         });
         int threads = config.global().eventLoops() > 0 ? config.global().eventLoops()
                 : Runtime.getRuntime().availableProcessors();
+        Transports.Choice transport = Transports.use(config.global().transport());
+        LOG.info("transport {} ({}), {} event loop(s)", transport.kind().keyword(), transport.why(), threads);
         this.loops = Transports.newGroup(threads, "mclb-loop");
         this.sweeper = new StickyExpirySweeper(sticky, clock, Duration.ofSeconds(10));
         this.reloadsOk = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")
@@ -243,8 +245,9 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             var g0 = config.global();
             var g1 = next.global();
             if (!g0.admin().equals(g1.admin()) || !g0.dataDir().equals(g1.dataDir())
-                    || g0.stickyEntries() != g1.stickyEntries() || g0.eventLoops() != g1.eventLoops()) {
-                notes.add("global mclb settings (admin, data-dir, sticky entries, event-loops) take effect after a restart");
+                    || g0.stickyEntries() != g1.stickyEntries() || g0.eventLoops() != g1.eventLoops()
+                    || g0.transport() != g1.transport()) {
+                notes.add("global mclb settings (admin, data-dir, sticky entries, event-loops, transport) take effect after a restart");
             }
             // farms first: virtual servers are re-pointed to them below
             RouteMaps routeMaps = RouteMaps.of(next);

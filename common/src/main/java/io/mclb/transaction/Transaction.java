@@ -15,14 +15,19 @@ import java.net.InetSocketAddress;
  * engine and confined to its relay's event loop; a {@link io.mclb.service.ServiceInspector} reads
  * it through the public accessors.
  *
+ * <p>Reused: once a transaction is forgotten, its {@link TransactionTable} hands the same object to a
+ * later request ({@link TransactionTable#newTransaction}), so nothing is allocated per request. An
+ * inspector therefore never keeps a {@code Transaction} (or its {@link #stickyKey()} array) past the
+ * callback it was given in; its own state {@code T} is its own to keep.
+ *
  * @param <T> the inspector's per-transaction state
  */
 public final class Transaction<T> {
-    final InetSocketAddress client;
-    final long originalId;
-    final long fingerprint;
-    final long clientKey;
-    final long createdNs;
+    InetSocketAddress client;
+    long originalId;
+    long fingerprint;
+    long clientKey;
+    long createdNs;
     RealServer real;
     InetSocketAddress target;
     int path;
@@ -35,7 +40,8 @@ public final class Transaction<T> {
     boolean done;
     boolean holdsReal;
     /** The routing facts for a reassignment: the sticky key (a copy), its lifetime and mode, the route key. */
-    byte[] stickyKey;
+    private byte[] stickyKeyBytes;
+    boolean hasStickyKey;
     int stickySeconds;
     StickyMode stickyMode;
     boolean hasRouteKey;
@@ -46,12 +52,51 @@ public final class Transaction<T> {
     Counter realRequests;
     DropReason dropReason;
 
+    /** Entries of {@link TransactionTable}'s two queues that still name this object (it is reused at 0, once done). */
+    int queued;
+
     Transaction(InetSocketAddress client, long originalId, long fingerprint, long clientKey, long createdNs) {
+        reset(client, originalId, fingerprint, clientKey, createdNs);
+    }
+
+    /** Makes this object a new transaction: every field as a fresh one has it (the sticky key array is kept for reuse). */
+    void reset(InetSocketAddress client, long originalId, long fingerprint, long clientKey, long createdNs) {
         this.client = client;
         this.originalId = originalId;
         this.fingerprint = fingerprint;
         this.clientKey = clientKey;
         this.createdNs = createdNs;
+        real = null;
+        target = null;
+        path = 0;
+        upstreamId = 0;
+        sentNs = 0;
+        answeredNs = 0;
+        retransmissions = 0;
+        reassignments = 0;
+        answered = false;
+        done = false;
+        holdsReal = false;
+        hasStickyKey = false;
+        stickySeconds = 0;
+        stickyMode = null;
+        hasRouteKey = false;
+        routeKey = 0;
+        growth = 0;
+        requestCopy = null;
+        state = null;
+        realRequests = null;
+        dropReason = null;
+        queued = 0;
+    }
+
+    /** Keeps a copy of {@code key} as this request's sticky key, in the array a previous use left. */
+    void copyStickyKey(byte[] key) {
+        if (stickyKeyBytes == null || stickyKeyBytes.length != key.length) {
+            stickyKeyBytes = new byte[key.length];
+        }
+        System.arraycopy(key, 0, stickyKeyBytes, 0, key.length);
+        hasStickyKey = true;
     }
 
     void releaseCopy() {
@@ -95,7 +140,7 @@ public final class Transaction<T> {
 
     /** The sticky key bytes of this request, or null. */
     public byte[] stickyKey() {
-        return stickyKey;
+        return hasStickyKey ? stickyKeyBytes : null;
     }
 
     /** A DROP verdict for {@link io.mclb.service.ServiceInspector#onResponse}, counted under {@code reason}. */

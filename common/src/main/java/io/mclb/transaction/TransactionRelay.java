@@ -115,20 +115,20 @@ public final class TransactionRelay<T> extends Relay {
             metrics().oneWay.increment();
             ByteBuf buf = toReal(packet.content(), tx);
             tx.realRequests.increment();
-            sockets.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+            sockets.write(table.socketOf(tx), envelopes.wrap(buf, tx.target));
             return;
         }
         if (tx != null) {
             retransmission(packet, s, tx, nowNs);
             return;
         }
-        tx = new Transaction<>(client, c.id(), c.fingerprint(), clientKey, nowNs);
+        tx = cast(table.newTransaction(client, c.id(), c.fingerprint(), clientKey, nowNs));
         tx.state = c.state();
         tx.growth = c.growth();
         Selection sel = c.selection();
         if (sel.isSticky()) {
             // also for a follow-up: if it is moved off its real, the entry follows it
-            tx.stickyKey = sel.stickyKey().bytes().clone();
+            tx.copyStickyKey(sel.stickyKey().bytes());
             tx.stickySeconds = sel.stickySeconds();
             tx.stickyMode = sel.stickyMode();
         }
@@ -190,7 +190,7 @@ public final class TransactionRelay<T> extends Relay {
         // same real, same upstream id: the real recognises its duplicate
         ByteBuf buf = toReal(packet.content(), tx);
         tx.realRequests.increment();
-        sockets.write(table.socketOf(tx), new DatagramPacket(buf, tx.target));
+        sockets.write(table.socketOf(tx), envelopes.wrap(buf, tx.target));
     }
 
     /**
@@ -201,8 +201,8 @@ public final class TransactionRelay<T> extends Relay {
     private RealServer moveToAnother(VserverSnapshot s, Transaction<T> tx, long nowNs) {
         RealServer old = tx.real;
         Selection sel = reselection.reset();
-        if (tx.stickyKey != null) {
-            sel.sticky(tx.stickyKey, tx.stickySeconds, tx.stickyMode);
+        if (tx.hasStickyKey) {
+            sel.sticky(tx.stickyKey(), tx.stickySeconds, tx.stickyMode);
         }
         if (tx.hasRouteKey) {
             sel.routeKey(tx.routeKey);
@@ -230,7 +230,7 @@ public final class TransactionRelay<T> extends Relay {
         buf = toReal(buf, tx);
         tx.realRequests = vs.realRequests(real);
         tx.realRequests.increment();
-        sockets.write(table.socketOf(tx), new DatagramPacket(buf, target));
+        sockets.write(table.socketOf(tx), envelopes.wrap(buf, target));
         return true;
     }
 
@@ -260,7 +260,7 @@ public final class TransactionRelay<T> extends Relay {
             ByteBuf answer = inspector.unsolicited(buf, sender);
             if (answer != null) {
                 packet.release();
-                sockets.write(socket, new DatagramPacket(answer, sender));
+                sockets.write(socket, envelopes.wrap(answer, sender));
                 metrics().localAnswers.increment();
                 return;
             }
@@ -294,9 +294,9 @@ public final class TransactionRelay<T> extends Relay {
             tx.real.release();
         }
         tx.holdsReal = false;
-        if (tx.stickyKey != null && tx.stickyMode == StickyMode.ON_ANSWER
+        if (tx.hasStickyKey && tx.stickyMode == StickyMode.ON_ANSWER
                 && verdict == ResponseVerdict.FORWARD_SESSION) {
-            selector.write(reselection.stickyKey().copyFrom(tx.stickyKey), tx.real.id(), tx.stickySeconds,
+            selector.write(reselection.stickyKey().copyFrom(tx.stickyKey()), tx.real.id(), tx.stickySeconds,
                     clock.epochMillis());
         }
         tx.releaseCopy();

@@ -32,6 +32,12 @@ import java.util.HashMap;
  * the new transaction. RADIUS rejects it (it fails verification against the new request
  * authenticator); for GTP it takes more than 65,536 newer requests on one path within the linger.
  *
+ * <p>Transaction objects are reused ({@link #newTransaction}): a forgotten transaction returns to
+ * a free list once neither queue names it any more (the queues drop forgotten entries lazily, so
+ * {@link Transaction#queued} counts the entries left). Reuse happens only in {@code newTransaction},
+ * i.e. at the start of a client request, never while the relay still holds a transaction it has
+ * just removed (the timeout path reads it after removal). At most {@link #MAX_FREE} wait for reuse.
+ *
  * <p>A table whose ids pass through ({@link io.mclb.service.ServiceInspector.Shape#idsPassThrough},
  * Mobile IP) allocates nothing: the upstream id is the client's id, and only the socket is chosen
  * so that no two requests waiting on one path share it ({@link #assignUpstream}).
@@ -54,6 +60,10 @@ final class TransactionTable {
     private final ArrayDeque<Transaction<?>> answered = new ArrayDeque<>();
     /** ids tried before giving up when every one is held by an unanswered request */
     private static final int MAX_PROBES = 4096;
+    /** Forgotten transactions kept for reuse at most: a burst's surplus goes to the GC. */
+    static final int MAX_FREE = 65536;
+    private final ArrayDeque<Transaction<?>> free = new ArrayDeque<>();
+    private long created;
     private int live;
 
     TransactionTable(int idBits) {
@@ -93,9 +103,26 @@ final class TransactionTable {
         return null;
     }
 
+    /** A fresh transaction for a client request: a forgotten one reused, or a new object when none is free. */
+    Transaction<?> newTransaction(InetSocketAddress client, long id, long fingerprint, long clientKey, long nowNs) {
+        Transaction<?> tx = free.pollFirst();
+        if (tx == null) {
+            created++;
+            return new Transaction<>(client, id, fingerprint, clientKey, nowNs);
+        }
+        tx.reset(client, id, fingerprint, clientKey, nowNs);
+        return tx;
+    }
+
+    /** Transaction objects ever created (tests: a steady load reuses them). */
+    long created() {
+        return created;
+    }
+
     void addClient(Transaction<?> tx) {
         byClient.put(tx.clientKey, tx);
         pending.addLast(tx);
+        tx.queued++;
         live++;
     }
 
@@ -103,6 +130,14 @@ final class TransactionTable {
     void answered(Transaction<?> tx, long nowNs) {
         tx.answeredNs = nowNs;
         answered.addLast(tx);
+        tx.queued++;
+    }
+
+    /** {@code tx} left one of the queues: reusable once forgotten and named by neither. */
+    private void dequeued(Transaction<?> tx) {
+        if (--tx.queued == 0 && tx.done && free.size() < MAX_FREE) {
+            free.addLast(tx);
+        }
     }
 
     /**
@@ -199,15 +234,17 @@ final class TransactionTable {
         Transaction<?> tx;
         while ((tx = pending.peekFirst()) != null && (tx.answered || tx.done)) {
             pending.pollFirst();
+            dequeued(tx);
         }
         return tx;
     }
 
-    /** Removes the oldest pending transaction (it timed out). */
+    /** Removes the oldest pending transaction (it timed out); the caller may still read it until its next request. */
     void removeOldestPending() {
         Transaction<?> tx = pending.pollFirst();
         if (tx != null) {
             retire(tx);
+            dequeued(tx);
         }
     }
 
@@ -216,6 +253,7 @@ final class TransactionTable {
         Transaction<?> tx;
         while ((tx = answered.peekFirst()) != null && tx.done) {
             answered.pollFirst();
+            dequeued(tx);
         }
         return tx;
     }
@@ -224,6 +262,7 @@ final class TransactionTable {
         Transaction<?> tx = answered.pollFirst();
         if (tx != null) {
             retire(tx);
+            dequeued(tx);
         }
     }
 

@@ -82,7 +82,7 @@ public final class FlowRelay extends Relay {
             flow.unansweredSinceNs = nowNs;
         }
         flow.realRequests.increment();
-        if (flow.socket.send(new DatagramPacket(packet.content(), flow.target))) {
+        if (flow.socket.send(envelopes.wrap(packet.content(), flow.target))) {
             if (flow.socket.ready()) {
                 markDirty(flow.socket.channel);
             }

@@ -2,6 +2,7 @@ package io.mclb.vserver;
 
 import io.mclb.farm.RealServer;
 import io.mclb.metrics.VserverMetrics;
+import io.mclb.net.DatagramEnvelopes;
 import io.mclb.net.DropReason;
 import io.mclb.net.UdpSockets;
 import io.mclb.select.RealSelector;
@@ -42,6 +43,8 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     protected final NanoClock clock;
     /** The one "choose a real" step (sticky, predictor, backup farm, client rules). */
     protected final RealSelector selector;
+    /** Outbound envelopes reused on this loop: no {@code DatagramPacket} allocated per forwarded datagram. */
+    protected final DatagramEnvelopes envelopes;
     private final long agePeriodMs;
     private Channel vip;
     private int vipPort;
@@ -54,6 +57,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
         this.loop = loop;
         this.clock = vs.clock();
         this.selector = vs.newSelector();
+        this.envelopes = new DatagramEnvelopes(loop);
         this.agePeriodMs = agePeriodMs;
     }
 
@@ -164,7 +168,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     /** Writes an answer to the client from the virtual address (flushed after the batch). */
     protected final void toClient(ByteBuf answer, InetSocketAddress client) {
         vs.metrics().responses.increment();
-        vip.write(new DatagramPacket(answer, client), vip.voidPromise());
+        vip.write(envelopes.wrap(answer, client), vip.voidPromise());
         vipDirty = true;
     }
 

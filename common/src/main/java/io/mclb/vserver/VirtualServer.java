@@ -113,6 +113,9 @@ public final class VirtualServer implements AutoCloseable {
         List<EventLoop> loops = new ArrayList<>();
         for (EventExecutor e : group) {
             loops.add((EventLoop) e);
+            if (!UdpSockets.reusePort()) {
+                break; // NIO has no SO_REUSEPORT: one listener, on one loop
+            }
         }
         // an all-ports virtual server has a relay per port and loop: each answers on its own port
         for (int port : c.listenPorts()) {
@@ -145,7 +148,7 @@ public final class VirtualServer implements AutoCloseable {
                 warnIfBufferCapped(ch);
             }
             LOG.info("vserver {} listening on {} with {} socket(s), {} transport", name, vip, loops.size(),
-                    Transports.nativeEpoll() ? "epoll" : "nio");
+                    Transports.active().keyword());
         }
     }
 

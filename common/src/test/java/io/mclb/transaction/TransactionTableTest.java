@@ -99,4 +99,64 @@ class TransactionTableTest {
         assertThat(t.assignUpstream(other, null, REAL)).isTrue();
         assertThat(other.upstreamId).as("never rewritten").isEqualTo(6);
     }
+
+    @Test
+    void forgottenTransactionsAreReusedOnlyOnceNoQueueNamesThem() {
+        TransactionTable t = new TransactionTable(16);
+        java.util.Set<Transaction<?>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long now = 0;
+        for (int round = 0; round < 50; round++) {
+            for (int i = 0; i < 100; i++, now++) {
+                InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000 + i);
+                Transaction<?> x = t.newTransaction(client, now, 7, TransactionTable.clientKey(client, now, 7), now);
+                assertThat(x.answered || x.done || x.real != null || x.stickyKey() != null || x.state() != null)
+                        .as("a reused transaction starts fresh").isFalse();
+                x.copyStickyKey(new byte[] {(byte) i, 2, 3});
+                assertThat(t.assignUpstream(x, null, REAL)).isTrue();
+                t.addClient(x);
+                if (i % 10 == 0) {
+                    continue; // left waiting: times out below
+                }
+                x.answered = true;
+                t.answered(x, now);
+                seen.add(x);
+            }
+            // what a relay's timer does: time out the waiting ones, then end the linger of the answered ones
+            Transaction<?> w;
+            while ((w = t.oldestPending()) != null) {
+                t.removeOldestPending();
+                assertThat(w.client).as("a timed-out transaction is still readable until the next request").isNotNull();
+            }
+            while (t.oldestAnswered() != null) {
+                t.removeOldestAnswered();
+            }
+            assertThat(t.size()).isZero();
+        }
+        assertThat(t.created()).as("5,000 requests in rounds of 100").isLessThanOrEqualTo(100);
+        assertThat(seen).hasSizeLessThanOrEqualTo(100);
+    }
+
+    @Test
+    void aTransactionStillQueuedIsNotReusedEvenWhenItsIdWasTakenOver() {
+        TransactionTable t = new TransactionTable(1); // two ids per path: takeovers come quickly
+        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000);
+        Transaction<?> a = t.newTransaction(client, 1, 0, TransactionTable.clientKey(client, 1, 0), 1);
+        assertThat(t.assignUpstream(a, null, REAL)).isTrue();
+        t.addClient(a);
+        a.answered = true;
+        t.answered(a, 1);
+        Transaction<?> b = t.newTransaction(client, 2, 0, TransactionTable.clientKey(client, 2, 0), 2);
+        Transaction<?> c = t.newTransaction(client, 3, 0, TransactionTable.clientKey(client, 3, 0), 3);
+        assertThat(t.assignUpstream(b, null, REAL)).isTrue();
+        assertThat(t.assignUpstream(c, null, REAL)).as("takes a's id over").isTrue();
+        assertThat(a.done).isTrue();
+        Transaction<?> d = t.newTransaction(client, 4, 0, TransactionTable.clientKey(client, 4, 0), 4);
+        assertThat(d).as("a is still in both queues").isNotSameAs(a);
+        assertThat(t.oldestPending()).as("a answered: dropped from the pending order").isNull();
+        assertThat(t.oldestAnswered()).as("a forgotten: dropped from the answered order").isNull();
+        Transaction<?> e = t.newTransaction(client, 5, 0, TransactionTable.clientKey(client, 5, 0), 5);
+        assertThat(e).as("named by no queue now: reused").isSameAs(a);
+        assertThat(e.originalId).isEqualTo(5);
+        assertThat(e.done).isFalse();
+    }
 }

@@ -25,7 +25,7 @@ public record StartupOverrides(InetSocketAddress admin, Path dataDir) {
         GlobalConfig g = c.global();
         GlobalConfig next = new GlobalConfig(admin != null ? admin : g.admin(),
                 dataDir != null ? dataDir.toAbsolutePath() : g.dataDir(), g.forwarding(), g.stickyEntries(),
-                g.eventLoops());
+                g.eventLoops(), g.transport());
         return new MclbConfig(next, c.farms(), c.vservers(), c.globalExtensions(), c.warnings(), c.sourceFile());
     }
 }
