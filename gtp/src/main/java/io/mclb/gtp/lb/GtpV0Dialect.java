@@ -91,6 +91,26 @@ final class GtpV0Dialect extends GtpDialect {
         return m.ies().gsnAddress(0, into);
     }
 
+    /** v0 follow-ups carry the TID, which mclb routes by: nothing to map back. */
+    @Override
+    void writeHeaderTeid(ByteBuf buf, int teid) {
+    }
+
+    @Override
+    boolean anchorable(int vipLength) {
+        int len = m.ies().gsnAddressLength(0);
+        return len == 0 || len == vipLength;
+    }
+
+    /** Only the signalling address: v0's Flow Label Signalling is per GGSN but never routes here (the TID does). */
+    @Override
+    void anchor(byte[] vip, int teid) {
+        int at = m.ies().gsnAddressOffset(0);
+        if (at >= 0) {
+            m.buffer().setBytes(at, vip);
+        }
+    }
+
     @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 4, id);

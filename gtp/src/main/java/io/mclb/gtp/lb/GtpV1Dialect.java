@@ -101,6 +101,29 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
+    void writeHeaderTeid(ByteBuf buf, int teid) {
+        buf.setInt(buf.readerIndex() + 4, teid);
+    }
+
+    @Override
+    boolean anchorable(int vipLength) {
+        int len = m.ies().gsnAddressLength(0);
+        return len == 0 || len == vipLength;
+    }
+
+    @Override
+    void anchor(byte[] vip, int teid) {
+        int at = m.ies().gsnAddressOffset(0);
+        if (at >= 0) {
+            m.buffer().setBytes(at, vip);
+        }
+        int tc = m.ies().teidControlOffset();
+        if (tc >= 0) {
+            m.buffer().setInt(tc, teid);
+        }
+    }
+
+    @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 8, id);
     }
