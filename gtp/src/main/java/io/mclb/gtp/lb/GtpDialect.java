@@ -4,6 +4,7 @@ import io.mclb.binding.BindingTable;
 import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpHeader;
+import io.mclb.gtp.v1.GtpV1IeIndex;
 import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
@@ -138,6 +139,20 @@ abstract class GtpDialect {
      * addresses and TEIDs are left alone. Only after {@link #anchorable} said yes.
      */
     abstract void anchor(byte[] vip, int teid);
+
+    /** v0, v1: the first GSN Address (the GGSN's signalling address) is absent or {@code vipLength} long. */
+    static boolean signallingAddressFits(GtpV1IeIndex ies, int vipLength) {
+        int len = ies.gsnAddressLength(0);
+        return len == 0 || len == vipLength;
+    }
+
+    /** v0, v1: writes {@code vip} over the first GSN Address, when there is one. */
+    static void anchorSignallingAddress(GtpV1IeIndex ies, byte[] vip) {
+        int at = ies.gsnAddressOffset(0);
+        if (at >= 0) {
+            ies.buffer().setBytes(at, vip);
+        }
+    }
 
     /** Patches the header's sequence in place; {@code keepCommandBit}: v2 keeps a command-triggered MSB. */
     abstract void writeSequence(ByteBuf buf, int id, boolean keepCommandBit);

@@ -98,17 +98,13 @@ final class GtpV0Dialect extends GtpDialect {
 
     @Override
     boolean anchorable(int vipLength) {
-        int len = m.ies().gsnAddressLength(0);
-        return len == 0 || len == vipLength;
+        return signallingAddressFits(m.ies(), vipLength);
     }
 
     /** Only the signalling address: v0's Flow Label Signalling is per GGSN but never routes here (the TID does). */
     @Override
     void anchor(byte[] vip, int teid) {
-        int at = m.ies().gsnAddressOffset(0);
-        if (at >= 0) {
-            m.buffer().setBytes(at, vip);
-        }
+        anchorSignallingAddress(m.ies(), vip);
     }
 
     @Override

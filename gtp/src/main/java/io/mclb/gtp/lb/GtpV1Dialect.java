@@ -107,16 +107,12 @@ final class GtpV1Dialect extends GtpDialect {
 
     @Override
     boolean anchorable(int vipLength) {
-        int len = m.ies().gsnAddressLength(0);
-        return len == 0 || len == vipLength;
+        return signallingAddressFits(m.ies(), vipLength);
     }
 
     @Override
     void anchor(byte[] vip, int teid) {
-        int at = m.ies().gsnAddressOffset(0);
-        if (at >= 0) {
-            m.buffer().setBytes(at, vip);
-        }
+        anchorSignallingAddress(m.ies(), vip);
         int tc = m.ies().teidControlOffset();
         if (tc >= 0) {
             m.buffer().setInt(tc, teid);
