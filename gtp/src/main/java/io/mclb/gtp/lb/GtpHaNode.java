@@ -26,16 +26,25 @@ final class GtpHaNode {
     static int of(MclbConfig config) {
         for (VirtualServerConfig v : config.vservers().values()) {
             for (ExtensionLine x : v.extensions()) {
-                if (x.record() instanceof Record r) {
-                    InetAddress self = address(r, "listenAddress");
-                    InetAddress peer = address(r, "remoteAddress");
-                    if (self != null && peer != null) {
-                        return of(self, peer);
-                    }
+                int node = ofRecord(x.record());
+                if (node >= 0) {
+                    return node;
                 }
             }
         }
         return 0;
+    }
+
+    /** The node a replication record (one with InetAddress components listenAddress and remoteAddress) says, or -1 for another record. */
+    static int ofRecord(Object record) {
+        if (record instanceof Record r) {
+            InetAddress self = address(r, "listenAddress");
+            InetAddress peer = address(r, "remoteAddress");
+            if (self != null && peer != null) {
+                return of(self, peer);
+            }
+        }
+        return -1;
     }
 
     /** 0 when {@code self} sorts before {@code peer}, else 1. */

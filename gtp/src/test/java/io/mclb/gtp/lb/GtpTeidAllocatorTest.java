@@ -42,5 +42,14 @@ class GtpTeidAllocatorTest {
         InetAddress y = InetAddress.getByName("10.0.0.200");
         assertThat(GtpHaNode.of(x, y)).isZero();
         assertThat(GtpHaNode.of(y, x)).isOne();
+        // read from the replication record by its components (ha's ReplicationConfig has this shape;
+        // perf's ReplicationRecordShapeTest holds ha to it)
+        assertThat(GtpHaNode.ofRecord(new Replicate(y, x, 4231))).isOne();
+        assertThat(GtpHaNode.ofRecord(new Replicate(x, y, 4231))).isZero();
+        assertThat(GtpHaNode.ofRecord(new GtpLines.SignallingVip())).isEqualTo(-1);
+    }
+
+    /** The shape of {@code replicate casa LISTEN REMOTE PORT}'s record. */
+    record Replicate(InetAddress listenAddress, InetAddress remoteAddress, int port) {
     }
 }
