@@ -82,9 +82,12 @@ class GtpOsmoInteropIT {
 
                 // every create answered from the virtual address, accepted
                 List<Map<String, String>> answers = cap.rows("gtp.message == 0x11 && ip.src == " + VIP,
-                        "ip.dst", "gtp.flags.version", "gtp.cause");
+                        "ip.dst", "gtp.flags.version", "gtp.cause", "gtp.gsn_ipv4");
                 assertThat(answers).as("create responses from the virtual address").hasSize(contexts)
                         .allSatisfy(r -> assertThat(r.get("gtp.cause")).isEqualTo("128"));
+                // without 'gtp signalling vip' the GGSN's own signalling address reaches the SGSN unchanged
+                assertThat(answers).allSatisfy(r -> assertThat(r.get("gtp.gsn_ipv4")).as("GGSN address for control plane")
+                        .isIn("127.0.0.2", "127.0.0.3", "127.0.0.4"));
 
                 // where mclb forwarded each create: one GGSN per IMSI, more than one GGSN overall
                 Map<String, Set<String>> ggsnsByImsi = new TreeMap<>();

@@ -20,13 +20,14 @@ import java.util.List;
  * {@link GtpLines} records:
  * <ul>
  * <li>vserver: {@code sticky gtp imsi [group N]}, {@code idle gtp request S}, {@code idle gtp imsi S},
- *     {@code gtp notification cac [N]}, {@code client gtp carrier-code CODE}, {@code gtp v0-tid osmo|gsm};</li>
+ *     {@code gtp notification cac [N]}, {@code client gtp carrier-code CODE}, {@code gtp v0-tid osmo|gsm},
+ *     {@code gtp signalling vip};</li>
  * <li>serverfarm: {@code failaction gtp purge}.</li>
  * </ul>
  * The {@code gtp-echo} probe type is {@link GtpEchoProbe}. Rules checked in {@link #validate}: a
  * {@code service gtp} virtual server (no inspection) balances only with weighted round robin
  * (IOS); {@code client gtp carrier-code} needs {@code gtp-inspect}; GTP vserver lines only on GTP
- * virtual servers. Stateless.
+ * virtual servers; {@code gtp signalling vip} as {@link SignallingVipRules} says. Stateless.
  */
 public final class GtpConfigSyntax implements ConfigSyntax {
     public static final String OWNER = "gtp";
@@ -143,8 +144,14 @@ public final class GtpConfigSyntax implements ConfigSyntax {
             }
             return Claim.of(new GtpLines.V0Tid(l.is(2, "gsm") ? TidLayout.GSM_09_60 : TidLayout.OSMO_GGSN));
         }
+        if (l.is(1, "signalling")) {
+            if (t.size() != 3 || !l.is(2, "vip")) {
+                throw new BadLine("expected 'gtp signalling vip' (the only signalling anchor is the virtual address)");
+            }
+            return Claim.of(new GtpLines.SignallingVip());
+        }
         throw new BadLine("unknown gtp line '" + l.text()
-                + "': expected 'gtp notification cac [N]' or 'gtp v0-tid osmo|gsm'");
+                + "': expected 'gtp notification cac [N]', 'gtp v0-tid osmo|gsm' or 'gtp signalling vip'");
     }
 
     private static Claim farmLine(ConfigLine l) throws BadLine {
@@ -171,6 +178,8 @@ public final class GtpConfigSyntax implements ConfigSyntax {
                 } else if (x.record() instanceof GtpLines.CarrierCode && !SERVICE_INSPECT.equals(v.service())) {
                     errors.error(x.source(), "'" + x.text() + "': carrier-code filtering needs 'service gtp-inspect' on vserver "
                             + v.name() + " (it has 'service gtp', which does not read IMSIs)");
+                } else if (x.record() instanceof GtpLines.SignallingVip) {
+                    SignallingVipRules.validate(config, v, x, errors);
                 }
             }
             ServerFarmConfig farm = v.farm() == null ? null : config.farms().get(v.farm());

@@ -4,6 +4,7 @@ import io.mclb.binding.BindingTable;
 import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpHeader;
+import io.mclb.gtp.v1.GtpV1IeIndex;
 import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
 
@@ -118,6 +119,40 @@ abstract class GtpDialect {
 
     /** Copies the GGSN's signalling address from an accepted create answer into {@code into}; its length, 0 if none. */
     abstract int learnedAddress(byte[] into);
+
+    /**
+     * {@code gtp signalling vip}: writes the GGSN's own control TEID into a follow-up's header, in
+     * place (the header's TEID field; v0 has none: its TID routes). Needs no wrap.
+     */
+    abstract void writeHeaderTeid(ByteBuf buf, int teid);
+
+    /**
+     * Whether the wrapped answer's control-plane identity (what {@link #anchor} rewrites) is absent
+     * or in the family of a virtual address of {@code vipLength} octets, so it can be rewritten in place.
+     */
+    abstract boolean anchorable(int vipLength);
+
+    /**
+     * {@code gtp signalling vip}: replaces, in place, the wrapped answer's control-plane identity
+     * of the GGSN (v0, v1: the first GSN Address, and v1's TEID Control Plane; v2: every top-level
+     * F-TEID of interface type S5/S8 PGW GTP-C) by {@code vip} and {@code teid}. User-plane
+     * addresses and TEIDs are left alone. Only after {@link #anchorable} said yes.
+     */
+    abstract void anchor(byte[] vip, int teid);
+
+    /** v0, v1: the first GSN Address (the GGSN's signalling address) is absent or {@code vipLength} long. */
+    static boolean signallingAddressFits(GtpV1IeIndex ies, int vipLength) {
+        int len = ies.gsnAddressLength(0);
+        return len == 0 || len == vipLength;
+    }
+
+    /** v0, v1: writes {@code vip} over the first GSN Address, when there is one. */
+    static void anchorSignallingAddress(GtpV1IeIndex ies, byte[] vip) {
+        int at = ies.gsnAddressOffset(0);
+        if (at >= 0) {
+            ies.buffer().setBytes(at, vip);
+        }
+    }
 
     /** Patches the header's sequence in place; {@code keepCommandBit}: v2 keeps a command-triggered MSB. */
     abstract void writeSequence(ByteBuf buf, int id, boolean keepCommandBit);

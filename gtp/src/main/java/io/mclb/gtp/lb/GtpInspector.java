@@ -33,6 +33,11 @@ import java.util.Arrays;
  * sticky, carrier allow-list in inspect mode); in inspect mode a request with a TEID (v0: TID)
  * follows the session learned from the create answer, an unknown one is dropped
  * ({@code gtp_unknown_teid}); in plain mode every other request is balanced by the predictor.
+ *
+ * <p>{@code gtp signalling vip} (gtp/README.md): an accepted create answer opens an anchored
+ * {@link GtpSession} under a TEID mclb allocates, and {@link #toClient} gives the SGSN the virtual
+ * address and that TEID as the GGSN's control identity; a follow-up addressed to it is mapped back
+ * to the GGSN's own TEID in {@link #toReal}. Both rewrites are in place, lengths unchanged.
  */
 final class GtpInspector implements ServiceInspector<GtpTx> {
     static final DropReason CARRIER_NOT_ALLOWED = DropReason.of("gtp_carrier_not_allowed");
@@ -40,6 +45,10 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     static final DropReason NO_SEQUENCE = DropReason.of("gtp_no_sequence");
     static final DropReason RESPONSE_TO_VIP = DropReason.of("gtp_response_to_vip");
     static final DropReason NOTIFICATION_REFUSED = DropReason.of("gtp_notification_refused");
+    /** {@code gtp signalling vip}: a GGSN named a signalling address of the other family than the virtual address. */
+    static final DropReason VIP_FAMILY_MISMATCH = DropReason.of("gtp_vip_family_mismatch");
+    /** {@code gtp signalling vip}: no free mclb TEID within {@link GtpTeidAllocator#MAX_PROBES} tries. */
+    static final DropReason NO_FREE_TEID = DropReason.of("gtp_no_free_teid");
     /** The upstream id is 16 bits on every version. */
     private static final int ID_BITS = 16;
 
@@ -173,6 +182,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         }
         s.touch(clock.nanoTime());
         req.followUp(seq, fingerprint, s.real().id());
+        boolean anchored = s.anchored();
         if (d.isDelete()) {
             int nsapi = d.version() == 2 ? -1 : d.nsapi(st);
             GtpSession target = s;
@@ -180,21 +190,43 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
                 GtpSession other = module.sessions().get(s.imsiRaw(), nsapi);
                 target = other != null ? other : s;
             }
-            req.state(target);
+            req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
         } else if (d.isSecondaryCreate()) {
             req.keepCopy();
-            req.state(new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0)));
+            req.state(new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null));
+        } else if (anchored) {
+            req.state(s.follow(false));
         }
+    }
+
+    /** The anchored session a transaction goes through or opened ({@code gtp signalling vip}), or null. */
+    private static GtpSession anchoredOf(GtpTx state) {
+        GtpSession s = state instanceof GtpTx.Follow f ? f.via()
+                : state instanceof GtpTx.Create c ? (c.opened() != null ? c.opened() : c.via()) : null;
+        return s != null && s.anchored() ? s : null;
     }
 
     @Override
     public void toReal(ByteBuf buf, Transaction<GtpTx> tx) {
-        dialect(buf).writeSequence(buf, (int) tx.upstreamId(), true);
+        GtpDialect d = dialect(buf);
+        d.writeSequence(buf, (int) tx.upstreamId(), true);
+        GtpSession via = tx.state() instanceof GtpTx.Follow f ? f.via()
+                : tx.state() instanceof GtpTx.Create c ? c.via() : null;
+        if (via != null && via.anchored()) {
+            d.writeHeaderTeid(buf, via.ggsnTeid());
+        }
     }
 
     @Override
     public void toClient(ByteBuf buf, Transaction<GtpTx> tx) {
-        dialect(buf).writeSequence(buf, (int) tx.originalId(), false);
+        GtpDialect d = dialect(buf);
+        d.writeSequence(buf, (int) tx.originalId(), false);
+        byte[] vip = settings().vip();
+        GtpSession s = vip == null ? null : anchoredOf(tx.state());
+        // onResponse proved it anchorable; the wrap is again because a replayed answer skips that proof's wrap
+        if (s != null && d.wrap(buf) && d.anchorable(vip.length)) {
+            d.anchor(vip, s.teid());
+        }
     }
 
     @Override
@@ -209,15 +241,21 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     @Override
     public ResponseVerdict onResponse(ByteBuf buf, Transaction<GtpTx> tx) {
         GtpDialect d = dialect(buf);
-        boolean inspect = settings().inspect();
-        if (tx.answered() || !inspect) {
+        GtpVserverSettings st = settings();
+        if (tx.answered() || !st.inspect()) {
             if (d != null) {
                 module.gsns().seen(GsnTable.Side.GGSN, tx.real().address(), d.version(), -1, clock.nanoTime());
             }
-            return ResponseVerdict.FORWARD;
+            boolean unanchorable = st.signallingVip() && anchoredOf(tx.state()) != null
+                    && (d == null || !d.wrap(buf) || !d.anchorable(st.vip().length));
+            return unanchorable ? tx.drop(VIP_FAMILY_MISMATCH) : ResponseVerdict.FORWARD;
         }
         if (d == null || !d.wrap(buf)) {
             return ResponseVerdict.DROP; // malformed answer: never half-forwarded; the request times out
+        }
+        if (st.signallingVip() && !d.anchorable(st.vip().length)) {
+            // the GGSN's own address must not reach the SGSN, and a changed IE length cannot be patched in place
+            return tx.drop(VIP_FAMILY_MISMATCH);
         }
         // a restart shows in the Recovery of create answers too; the gtp-echo probe acts on it
         module.gsns().seen(GsnTable.Side.GGSN, tx.real().address(), d.version(),
@@ -231,25 +269,40 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         GtpTx state = tx.state();
         if (state instanceof GtpTx.Create create) {
             if (action == GtpCause.Action.ACCEPTED) {
-                learn(d, create, tx);
-                return ResponseVerdict.FORWARD_SESSION;
+                return learn(d, create, tx, st) ? ResponseVerdict.FORWARD_SESSION : tx.drop(NO_FREE_TEID);
             }
             return action == GtpCause.Action.NODE_FAILURE ? ResponseVerdict.REASSIGN : ResponseVerdict.FORWARD;
         }
-        if (state instanceof GtpSession s && (action == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
-            module.sessions().close(s); // the GGSN no longer has it either way
+        GtpSession ends = state instanceof GtpSession s ? s : state instanceof GtpTx.Follow f ? f.ends() : null;
+        if (ends != null && (action == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
+            module.sessions().close(ends); // the GGSN no longer has it either way
         }
         return ResponseVerdict.FORWARD;
     }
 
-    /** Opens the session of an accepted create with the GGSN's control TEID and signalling address. */
-    private void learn(GtpDialect d, GtpTx.Create create, Transaction<GtpTx> tx) {
+    /**
+     * Opens the session of an accepted create with the GGSN's control TEID and signalling address;
+     * under {@code gtp signalling vip} under a TEID of mclb's (false when none is free).
+     */
+    private boolean learn(GtpDialect d, GtpTx.Create create, Transaction<GtpTx> tx, GtpVserverSettings st) {
         int len = d.learnedAddress(address);
         byte[] ggsn = len == 0 ? null : Arrays.copyOf(address, len);
-        long idleNs = settings().imsiSeconds() * 1_000_000_000L;
+        long idleNs = st.imsiSeconds() * 1_000_000_000L;
         BindingTable<GtpSession> sessions = module.sessions();
-        sessions.open(new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), d.learnedTeid(), ggsn,
-                clock.nanoTime(), idleNs));
+        int ggsnTeid = d.learnedTeid();
+        GtpSession s;
+        if (st.signallingVip()) {
+            int mine = module.teids().next(sessions);
+            if (mine == 0) {
+                return false;
+            }
+            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), mine, ggsnTeid, true, ggsn,
+                    clock.nanoTime(), idleNs);
+        } else {
+            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), ggsnTeid, ggsn, clock.nanoTime(), idleNs);
+        }
+        create.opened(sessions.open(s));
+        return true;
     }
 
     @Override

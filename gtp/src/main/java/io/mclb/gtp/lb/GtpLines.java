@@ -34,6 +34,14 @@ final class GtpLines {
     record V0Tid(TidLayout layout) {
     }
 
+    /**
+     * vserver {@code gtp signalling vip}: the control-plane identity of each GGSN (GSN Address for
+     * signalling, TEID-C; v2: the PGW's S5/S8 GTP-C F-TEID) is replaced by the virtual address and a
+     * TEID mclb allocates, so the SGSN only ever addresses the virtual server.
+     */
+    record SignallingVip() {
+    }
+
     /** farm {@code failaction gtp purge}: a GGSN restart (Recovery change) removes its IMSI entries and sessions. */
     record FailactionPurge() {
     }

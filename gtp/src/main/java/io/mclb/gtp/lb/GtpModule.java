@@ -28,6 +28,12 @@ public final class GtpModule {
     private volatile int recovery = -1;
     private volatile BindingTable<GtpSession> sessions = new BindingTable<>(GtpSession.KIND);
     private final GsnTable gsns = new GsnTable();
+    private final GtpTeidAllocator teids = new GtpTeidAllocator(new java.security.SecureRandom().nextInt());
+
+    /** The TEIDs mclb gives SGSNs under {@code gtp signalling vip}. */
+    GtpTeidAllocator teids() {
+        return teids;
+    }
 
     /** The SGSNs and GGSNs seen, with their Recovery ({@code show gtp gsn}). */
     GsnTable gsns() {

@@ -89,6 +89,7 @@ public final class GtpServiceModule implements ServiceModule {
         module.gsns().idleSeconds(timers.isEmpty() ? GsnTable.DEFAULT_IDLE_SECONDS
                 : timers.get(timers.size() - 1).seconds()); // the last line wins, as in IOS
         module.sessions(ctx.bindings().table(GtpSession.KIND));
+        module.teids().node(GtpHaNode.of(ctx.config()));
         Path dataDir = ctx.config().global().dataDir();
         module.recovery(GtpRecovery.loadOrCreate(dataDir, () -> new SecureRandom().nextInt(256)));
         // HA: the active's Recovery goes to the standby, which stores it, so echo answers keep it after a failover

@@ -6,19 +6,43 @@ import io.mclb.farm.RealServer;
 
 /**
  * A GTP session mclb saw established: one per (IMSI, NSAPI or EBI), on the GGSN that accepted the
- * create, indexed by the GGSN's control TEID (the binding's alias) so that later requests addressed
- * to that TEID follow it. It holds one of the GGSN's connections, which {@code predictor leastconns}
+ * create, indexed by a control TEID (the binding's alias) so that later requests addressed to that
+ * TEID follow it. It holds one of the GGSN's connections, which {@code predictor leastconns}
  * balances on; the sessions live in the runtime's {@link io.mclb.binding.BindingTable} of
  * {@link #KIND}, which ends them on delete, idle expiry or a GGSN restart purge.
+ *
+ * <p>Which TEID is the alias depends on the virtual server. Normally it is the GGSN's own control
+ * TEID, which the SGSN addresses directly. Under {@code gtp signalling vip} the session is
+ * <em>anchored</em>: the alias is a TEID mclb allocated ({@link GtpTeidAllocator}) and gave the SGSN
+ * in place of the GGSN's, and {@link #ggsnTeid()} keeps the GGSN's own, which mclb writes back into
+ * every follow-up. This mapping (alias, ggsnTeid, anchored) is the state an HA replica needs to
+ * keep routing anchored follow-ups after a takeover.
  */
 public final class GtpSession extends Binding implements GtpTx {
     public static final BindingKind<GtpSession> KIND = BindingKind.of("gtp-session");
 
     private final byte[] ggsnAddress;
+    private final int ggsnTeid;
+    private final boolean anchored;
+    /** The transaction states of this session's follow-ups, made once: no allocation per request. */
+    private final GtpTx.Follow follow = new GtpTx.Follow(this, null);
+    private final GtpTx.Follow ending = new GtpTx.Follow(this, this);
 
-    /** @param teid the GGSN's control TEID, 0 if none was learnt */
+    /** A session the SGSN addresses by the GGSN's own control TEID {@code teid} (0 if none was learnt). */
     GtpSession(long imsiRaw, int nsapi, RealServer real, int teid, byte[] ggsnAddress, long nowNs, long idleNs) {
-        super(imsiRaw, nsapi, real, teid & 0xFFFF_FFFFL, nowNs, idleNs);
+        this(imsiRaw, nsapi, real, teid, teid, false, ggsnAddress, nowNs, idleNs);
+    }
+
+    /**
+     * @param alias    the TEID the SGSN addresses: the GGSN's own, or mclb's when {@code anchored}
+     * @param ggsnTeid the GGSN's own control TEID, 0 if none was learnt
+     * @param anchored {@code gtp signalling vip}: {@code alias} is mclb's and follow-ups carry it
+     */
+    GtpSession(long imsiRaw, int nsapi, RealServer real, int alias, int ggsnTeid, boolean anchored,
+               byte[] ggsnAddress, long nowNs, long idleNs) {
+        super(imsiRaw, nsapi, real, alias & 0xFFFF_FFFFL, nowNs, idleNs);
+        this.ggsnTeid = ggsnTeid;
+        this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
     }
 
@@ -30,12 +54,28 @@ public final class GtpSession extends Binding implements GtpTx {
         return sub();
     }
 
+    /** The control TEID the SGSN addresses this session by (mclb's when {@link #anchored()}). */
     public int teid() {
         return (int) alias();
+    }
+
+    /** The GGSN's own control TEID (equal to {@link #teid()} unless anchored); 0 if none was learnt. */
+    public int ggsnTeid() {
+        return ggsnTeid;
+    }
+
+    /** Whether the SGSN knows this session by mclb's TEID and the virtual address ({@code gtp signalling vip}). */
+    public boolean anchored() {
+        return anchored;
     }
 
     /** The signalling address the GGSN advertised in its answer (4 or 16 octets), or null. */
     public byte[] ggsnAddress() {
         return ggsnAddress;
+    }
+
+    /** The state of a follow-up of this session; {@code ends}: a delete of this very session. */
+    GtpTx.Follow follow(boolean ends) {
+        return ends ? ending : follow;
     }
 }

@@ -91,6 +91,22 @@ final class GtpV0Dialect extends GtpDialect {
         return m.ies().gsnAddress(0, into);
     }
 
+    /** v0 follow-ups carry the TID, which mclb routes by: nothing to map back. */
+    @Override
+    void writeHeaderTeid(ByteBuf buf, int teid) {
+    }
+
+    @Override
+    boolean anchorable(int vipLength) {
+        return signallingAddressFits(m.ies(), vipLength);
+    }
+
+    /** Only the signalling address: v0's Flow Label Signalling is per GGSN but never routes here (the TID does). */
+    @Override
+    void anchor(byte[] vip, int teid) {
+        anchorSignallingAddress(m.ies(), vip);
+    }
+
     @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 4, id);

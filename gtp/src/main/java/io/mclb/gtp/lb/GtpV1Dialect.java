@@ -101,6 +101,25 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
+    void writeHeaderTeid(ByteBuf buf, int teid) {
+        buf.setInt(buf.readerIndex() + 4, teid);
+    }
+
+    @Override
+    boolean anchorable(int vipLength) {
+        return signallingAddressFits(m.ies(), vipLength);
+    }
+
+    @Override
+    void anchor(byte[] vip, int teid) {
+        anchorSignallingAddress(m.ies(), vip);
+        int tc = m.ies().teidControlOffset();
+        if (tc >= 0) {
+            m.buffer().setInt(tc, teid);
+        }
+    }
+
+    @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 8, id);
     }

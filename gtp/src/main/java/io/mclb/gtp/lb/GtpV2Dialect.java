@@ -6,6 +6,7 @@ import io.mclb.gtp.GtpDrops;
 import io.mclb.gtp.GtpEchoEncoder;
 import io.mclb.gtp.GtpMessageType;
 import io.mclb.gtp.v2.GtpV2Fteid;
+import io.mclb.gtp.v2.GtpV2Ie;
 import io.mclb.gtp.v2.GtpV2Message;
 import io.mclb.net.DropReason;
 import io.netty.buffer.ByteBuf;
@@ -116,6 +117,41 @@ final class GtpV2Dialect extends GtpDialect {
             return 4;
         }
         return 0;
+    }
+
+    @Override
+    void writeHeaderTeid(ByteBuf buf, int teid) {
+        int ri = buf.readerIndex();
+        if ((buf.getByte(ri) & 0x08) != 0) {
+            buf.setInt(ri + 4, teid);
+        }
+    }
+
+    /** The PGW's control F-TEIDs must carry exactly the family of the virtual address: one address, same length. */
+    @Override
+    boolean anchorable(int vipLength) {
+        for (int i = 0; i < 2; i++) {
+            if (pgwControl(i) && (fteid.hasIpv4() == fteid.hasIpv6() || fteid.hasIpv6() != (vipLength == 16))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    void anchor(byte[] vip, int teid) {
+        for (int i = 0; i < 2; i++) {
+            if (pgwControl(i)) {
+                int at = vip.length == 16 ? fteid.ipv6Offset() : fteid.ipv4Offset();
+                m.buffer().setBytes(at, vip);
+                fteid.setTeid(teid);
+            }
+        }
+    }
+
+    /** Whether top-level F-TEID {@code instance} is present and the PGW's S5/S8 control plane; leaves it in {@link #fteid}. */
+    private boolean pgwControl(int instance) {
+        return m.fteid(instance, fteid) && fteid.interfaceType() == GtpV2Ie.IF_S5S8_PGW_GTPC;
     }
 
     @Override

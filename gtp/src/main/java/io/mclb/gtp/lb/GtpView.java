@@ -106,7 +106,7 @@ final class GtpView implements AdminServer.View {
                 throw new ShowArgs.BadQualifier("show gtp nsapi " + key + ": expected IMSI digits or IMSI:NSAPI");
             }
         }
-        Table t = detail ? new Table("imsi", "nsapi", "ggsn", "farm", "teid", "ggsn-address")
+        Table t = detail ? new Table("imsi", "nsapi", "ggsn", "farm", "teid", "ggsn-address", "ggsn-teid")
                 : new Table("imsi", "nsapi", "ggsn", "teid");
         List<GtpSession> all = new java.util.ArrayList<>(module.sessions().snapshot());
         all.sort(Comparator.comparing((GtpSession s) -> imsiOf(s)).thenComparingInt(GtpSession::nsapi));
@@ -117,7 +117,9 @@ final class GtpView implements AdminServer.View {
             }
             String teid = s.teid() == 0 ? "-" : String.format("0x%08x", s.teid());
             if (detail) {
-                t.row(digits, s.nsapi(), s.real().label(), s.real().farmName(), teid, ggsnAddress(s));
+                // under 'gtp signalling vip' the SGSN knows the session by teid (mclb's), the GGSN by ggsn-teid
+                String own = s.ggsnTeid() == 0 ? "-" : String.format("0x%08x", s.ggsnTeid());
+                t.row(digits, s.nsapi(), s.real().label(), s.real().farmName(), teid, ggsnAddress(s), own);
             } else {
                 t.row(digits, s.nsapi(), s.real().label(), teid);
             }

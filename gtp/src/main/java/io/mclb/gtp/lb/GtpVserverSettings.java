@@ -22,9 +22,12 @@ import java.util.List;
  *                         times per IMSI (default N 2); 0 = not configured (notifications counted, ignored)
  * @param carrierPrefixes  {@code client gtp carrier-code CODE} allow-list, packed {@link Tbcd} digits; empty = all
  * @param tidLayout        {@code gtp v0-tid osmo|gsm} (default osmo): where the IMSI sits in a v0 TID
+ * @param vip              {@code gtp signalling vip} (with inspection): the virtual address (4 or 16
+ *                         octets) that replaces each GGSN's signalling address; null when off
  */
 public record GtpVserverSettings(boolean inspect, boolean stickyImsi, int stickyGroup, int requestSeconds,
-                                 int imsiSeconds, int cacReassign, long[] carrierPrefixes, TidLayout tidLayout) {
+                                 int imsiSeconds, int cacReassign, long[] carrierPrefixes, TidLayout tidLayout,
+                                 byte[] vip) {
     public static final int DEFAULT_REQUEST_SECONDS = 30;
     public static final int DEFAULT_IMSI_SECONDS = 3600;
     public static final int DEFAULT_CAC_REASSIGN = 2;
@@ -45,12 +48,19 @@ public record GtpVserverSettings(boolean inspect, boolean stickyImsi, int sticky
         GtpLines.CacNotification cac = c.record(GtpLines.CacNotification.class);
         GtpLines.V0Tid tid = c.record(GtpLines.V0Tid.class);
         List<GtpLines.CarrierCode> codes = c.records(GtpLines.CarrierCode.class);
+        boolean inspect = GtpConfigSyntax.SERVICE_INSPECT.equals(c.service());
+        boolean anchor = inspect && c.record(GtpLines.SignallingVip.class) != null;
         int group = sticky == null || sticky.group() == 0 ? VirtualServer.ownGroup(c.name()) : sticky.group();
-        return new GtpVserverSettings(GtpConfigSyntax.SERVICE_INSPECT.equals(c.service()), sticky != null, group,
+        return new GtpVserverSettings(inspect, sticky != null, group,
                 request == null ? DEFAULT_REQUEST_SECONDS : request.seconds(),
                 imsi == null ? DEFAULT_IMSI_SECONDS : imsi.seconds(), cac == null ? 0 : cac.reassign(),
                 codes.stream().mapToLong(GtpLines.CarrierCode::packed).toArray(),
-                tid == null ? TidLayout.OSMO_GGSN : tid.layout());
+                tid == null ? TidLayout.OSMO_GGSN : tid.layout(), anchor ? c.address().getAddress() : null);
+    }
+
+    /** {@code gtp signalling vip}: the SGSN is given the virtual address and mclb's TEIDs. */
+    public boolean signallingVip() {
+        return vip != null;
     }
 
     /** Whether a decoded IMSI (packed {@link Tbcd} digits) starts with an allowed carrier code. Allocation-free. */
