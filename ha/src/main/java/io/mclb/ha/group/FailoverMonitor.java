@@ -54,7 +54,10 @@ public final class FailoverMonitor {
         return hellosInRow < HELLOS_TO_MONITOR;
     }
 
-    /** Runs (or goes on running) the interface tests: the peer's hellos are missing. */
+    /**
+     * Runs (or goes on running) the interface tests: the peer's hellos are missing. While Waiting (the
+     * seed suspends hello monitoring until six were heard) only the link test applies.
+     */
     InterfaceTestRun.Verdict diagnose(GroupConfig cfg, InetAddress peer, long nowNs) {
         if (run == null) {
             List<InetAddress> known = new ArrayList<>(cfg.peers());
@@ -62,7 +65,7 @@ public final class FailoverMonitor {
                 known.add(0, peer);
             }
             long windowMs = Math.max(MIN_WINDOW_MS, Math.min(MAX_WINDOW_MS, cfg.holdMs()));
-            run = new InterfaceTestRun(cfg.iface(), known, broadcast(cfg), windowMs * StandbyGroup.MS, io);
+            run = new InterfaceTestRun(cfg.iface(), known, broadcast(cfg), windowMs * StandbyGroup.MS, io, waiting());
         }
         InterfaceTestRun.Verdict v = run.step(nowNs);
         if (v != InterfaceTestRun.Verdict.RUNNING) {

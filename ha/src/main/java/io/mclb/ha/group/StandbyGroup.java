@@ -383,9 +383,11 @@ public final class StandbyGroup {
             return;
         }
         if (nowNs >= probeDeadlineNs) {
-            transition(HsrpState.ACTIVE, nowNs, peerActive || p != null
+            transition(HsrpState.ACTIVE, nowNs, (peerActive || p != null
                     ? "active timer expired (no hello from the active peer for the hold time; virtual address silent)"
-                    : "no peer heard since start (virtual address silent)");
+                    : "no peer heard since start (virtual address silent)")
+                    + "; interface tests: " + failover.lastTests());
+            failover.peerLost();
         }
     }
 

@@ -57,6 +57,29 @@ class FailoverInterfaceTestsTest {
     }
 
     @Test
+    void aNodeAloneOnAQuietSegmentComesUpActiveBecauseWaitingRunsOnlyTheLinkTest() {
+        PairHarness p = new PairHarness(config("10.0.0.2", 110, false, 0, List.of()),
+                config("10.0.0.3", 100, false, 0, List.of()));
+        p.a.tests.ambient = false;
+        p.a.boot();
+        p.run(4 * HOLD_MS);
+        assertThat(p.a.state()).isEqualTo(ACTIVE);
+        assertThat(p.a.tests.sent).isEmpty();
+        assertThat(p.a.group.lastReason()).contains("only the link test");
+    }
+
+    @Test
+    void aNodeAloneWithItsLinkDownGoesFailedInsteadOfActive() {
+        PairHarness p = new PairHarness(config("10.0.0.2", 110, false, 0, List.of()),
+                config("10.0.0.3", 100, false, 0, List.of()));
+        p.a.tests.link = false;
+        p.a.boot();
+        p.run(4 * HOLD_MS);
+        assertThat(p.a.group.failoverState()).isEqualTo("Failed");
+        assertThat(p.a.transitions).doesNotContain("ACTIVE");
+    }
+
+    @Test
     void aStandbyWhoseTestsPassByArpTakesOverAfterTryingTheTestsInOrder() {
         PairHarness p = converged(false);
         FakeInterfaceTestIo t = p.b.tests;
