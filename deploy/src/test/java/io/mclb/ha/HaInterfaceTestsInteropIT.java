@@ -2,18 +2,17 @@ package io.mclb.ha;
 
 import io.mclb.interop.MclbProcess;
 import io.mclb.interop.Netns;
-import io.mclb.interop.NsProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.mclb.ha.HaNodes.attach;
+import static io.mclb.ha.HaNodes.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     up, A autorecovers to Standby (no fail-back);</li>
  * <li>A's own link down while Standby: A goes Failed and never Active; B stays Active; link up again, A Standby;</li>
  * <li>SIGTERM to B: A takes over on B's resign (its last change says so, not the active timer);</li>
- * <li>B restarted (Standby), {@code mclb stop --no-handover} on A: B stays Standby and shows A as stopped.</li>
+ * <li>B restarted (Standby), A stopped without handover ({@code POST /api/v1/stop?handover=false}, what
+ *     {@code mclb stop --no-handover} sends): B stays Standby and shows A as stopped.</li>
  * </ol>
  */
 class HaInterfaceTestsInteropIT {
@@ -83,7 +83,7 @@ class HaInterfaceTestsInteropIT {
         View va = await(mA, "A", v -> v.failover.equals("Failed"));
         assertThat(va.lastChange).contains("interface tests failed", "link down on veth-a");
         assertThat(sh(a, "ip", "-4", "addr", "show", "dev", "veth-a")).doesNotContain(VIP);
-        // what 'mclb failover reset' posts (the CLI itself runs below, for 'mclb stop'; a JVM costs seconds here)
+        // what 'mclb failover reset' posts
         assertThat(post(a, "/api/v1/failover/reset")).startsWith("409 ").contains("stays Failed", "link down on veth-a");
         sh(br, "ip", "link", "set", "p-veth-a", "up");
         va = await(mA, "A", v -> v.state.equals("Standby"));
@@ -114,9 +114,8 @@ class HaInterfaceTestsInteropIT {
         keepLog(mB);
         mB = MclbProcess.start(b, cfgB, ADMIN);
         await(mB, "B", v -> v.state.equals("Standby") && v.monitoring.equals("Normal"));
-        List<String> stop = cli(a, "stop-no-handover", "stop", "--no-handover");
-        assertThat(stop.get(0)).as(String.join("\n", stop)).isEqualTo("exit 0");
-        assertThat(stop).contains("stopped");
+        // what 'mclb stop --no-handover' posts (StopCommandTest runs the command itself; a JVM costs seconds here)
+        assertThat(post(a, "/api/v1/stop?handover=false")).startsWith("200 ").contains("without handing over");
         assertThat(mA.process().waitFor(Duration.ofSeconds(30))).isNotEqualTo(-1);
         for (int i = 0; i < 10; i++) { // 10 hold times
             assertThat(state(mB).state).as("B after A stopped without handover").isEqualTo("Standby");
@@ -150,13 +149,8 @@ class HaInterfaceTestsInteropIT {
     }
 
     private static View state(MclbProcess m) throws Exception {
-        String body;
-        try {
-            body = m.get("/api/v1/failover");
-        } catch (IllegalStateException notYet) {
-            if (!m.process().isAlive()) {
-                throw notYet;
-            }
+        String body = HaNodes.failoverJson(m);
+        if (body == null) {
             return new View("?", "?", "?", "?");
         }
         Matcher x = THIS_HOST.matcher(body);
@@ -185,35 +179,8 @@ class HaInterfaceTestsInteropIT {
                 "http://127.0.0.1:" + ADMIN + path).check("POST " + path).output();
     }
 
-    /** The real CLI in the node's namespace: "exit N" then its output lines. */
-    private static List<String> cli(Netns ns, String name, String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        System.arraycopy(args, 0, all, 0, args.length);
-        all[args.length] = "--admin";
-        all[args.length + 1] = "127.0.0.1:" + ADMIN;
-        NsProcess p = MclbProcess.startJava(ns, "cli-" + name, all);
-        int exit = p.waitFor(Duration.ofSeconds(90));
-        List<String> out = new ArrayList<>();
-        out.add("exit " + exit);
-        p.lines().stream().filter(l -> !l.isBlank()).forEach(out::add);
-        return out;
-    }
-
     private static void keepLog(MclbProcess m) throws Exception {
         Path log = m.process().log();
         Files.copy(log, log.resolveSibling("mclb-" + m.process().pid() + ".log"));
-    }
-
-    /** A veth pair: {@code name} in {@code ns} with {@code cidr}, its peer on br0 in {@code br}. */
-    private static void attach(Netns br, Netns ns, String name, String cidr) throws Exception {
-        String peer = "p-" + name;
-        sh(ns, "ip", "link", "add", name, "type", "veth", "peer", "name", peer, "netns", br.name());
-        sh(br, "ip", "link", "set", peer, "master", "br0", "up");
-        sh(ns, "ip", "addr", "add", cidr, "dev", name);
-        sh(ns, "ip", "link", "set", name, "up");
-    }
-
-    private static String sh(Netns ns, String... cmd) throws Exception {
-        return ns.exec(Duration.ofSeconds(20), cmd).check(String.join(" ", cmd)).output();
     }
 }

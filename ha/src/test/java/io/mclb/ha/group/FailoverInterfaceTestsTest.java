@@ -23,9 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FailoverInterfaceTestsTest {
     private static final long WINDOW_MS = FailoverMonitor.MIN_WINDOW_MS;
 
-    private static PairHarness converged(boolean preemptA) {
-        PairHarness p = new PairHarness(config("10.0.0.2", 110, preemptA, 0, List.of()),
+    /** A (10.0.0.2, priority 110) and B (10.0.0.3, 100), not booted. */
+    private static PairHarness fresh(boolean preemptA) {
+        return new PairHarness(config("10.0.0.2", 110, preemptA, 0, List.of()),
                 config("10.0.0.3", 100, false, 0, List.of()));
+    }
+
+    private static PairHarness converged(boolean preemptA) {
+        PairHarness p = fresh(preemptA);
         p.a.boot();
         p.b.boot();
         p.run(6 * HOLD_MS);
@@ -44,8 +49,7 @@ class FailoverInterfaceTestsTest {
 
     @Test
     void monitoringWaitsForSixHellosThenIsNormal() {
-        PairHarness p = new PairHarness(config("10.0.0.2", 110, false, 0, List.of()),
-                config("10.0.0.3", 100, false, 0, List.of()));
+        PairHarness p = fresh(false);
         p.a.boot();
         p.b.boot();
         assertThat(p.a.group.failover().waiting()).isTrue();
@@ -58,8 +62,7 @@ class FailoverInterfaceTestsTest {
 
     @Test
     void aNodeAloneOnAQuietSegmentComesUpActiveBecauseWaitingRunsOnlyTheLinkTest() {
-        PairHarness p = new PairHarness(config("10.0.0.2", 110, false, 0, List.of()),
-                config("10.0.0.3", 100, false, 0, List.of()));
+        PairHarness p = fresh(false);
         p.a.tests.ambient = false;
         p.a.boot();
         p.run(4 * HOLD_MS);
@@ -70,8 +73,7 @@ class FailoverInterfaceTestsTest {
 
     @Test
     void aNodeAloneWithItsLinkDownGoesFailedInsteadOfActive() {
-        PairHarness p = new PairHarness(config("10.0.0.2", 110, false, 0, List.of()),
-                config("10.0.0.3", 100, false, 0, List.of()));
+        PairHarness p = fresh(false);
         p.a.tests.link = false;
         p.a.boot();
         p.run(4 * HOLD_MS);
