@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
 @Command(name = "mclb", mixinStandardHelpOptions = true, versionProvider = io.mclb.cli.VersionProvider.class,
         description = "mclb, the mobile-core load balancer: GTP, RADIUS and UDP signalling in front of GGSN/PGW and AAA farms.",
         subcommands = {RunCommand.class, CheckCommand.class, ShowCommand.class, ReloadCommand.class,
-                io.mclb.cli.FailoverCommand.class, io.mclb.cli.DfpAgentCommand.class,
+                io.mclb.cli.FailoverCommand.class, io.mclb.cli.NoCommand.class, io.mclb.cli.StopCommand.class,
+                io.mclb.cli.DfpAgentCommand.class,
                 DemoCommand.class, io.mclb.cli.SimCommand.class, io.mclb.cli.LoadgenCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {

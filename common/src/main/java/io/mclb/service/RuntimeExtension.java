@@ -38,4 +38,11 @@ public interface RuntimeExtension {
 
     /** Stops threads and sockets; must not throw. */
     void stop();
+
+    /**
+     * The coming {@link #stop} is an orderly stop that must not hand the active role to a peer
+     * ({@code mclb stop --no-handover}); called just before it.
+     */
+    default void noHandoverOnStop() {
+    }
 }

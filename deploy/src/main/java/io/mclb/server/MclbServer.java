@@ -37,6 +37,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
     private final MclbRuntime runtime;
     private final AdminServer admin;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
     private final List<ReloadGuard> guards = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final List<RuntimeExtension> started = new java.util.ArrayList<>();
 
@@ -95,6 +96,7 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
             self[0].close();
             throw e;
         }
+        admin.addAction("stop", self[0]::stopAction);
         // answer only once every extension has registered its views (e.g. show failover)
         admin.start();
         LOG.info("mclb running: {} farm(s), {} vserver(s); metrics at http://{}:{}/metrics",
@@ -192,6 +194,36 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         return admin;
     }
 
+    /** How long {@code mclb stop}'s answer gets to leave before the admin listener closes. */
+    private static final long STOP_ANSWER_GRACE_MS = 200;
+
+    /**
+     * {@code POST /api/v1/stop[?handover=false]} ({@code mclb stop [--no-handover]}): an orderly stop, as
+     * SIGTERM; {@code handover=false} tells the extensions first (an active HA group then leaves its
+     * standby standing by instead of resigning to it).
+     */
+    private AdminServer.ActionResult stopAction(java.util.Map<String, String> q) {
+        boolean handover = !"false".equals(q.get("handover"));
+        if (!handover) {
+            for (RuntimeExtension x : started) {
+                x.noHandoverOnStop();
+            }
+        }
+        LOG.info("stop requested over the admin API{}", handover ? "" : " (no handover)");
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(STOP_ANSWER_GRACE_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            close();
+        }, "mclb-stop");
+        t.start();
+        return new AdminServer.ActionResult(true, "mclb is stopping" + (handover
+                ? " (an active HA group hands over to its standby at once)"
+                : " without handing over (an active HA group's standby stays standby)"));
+    }
+
     /** Blocks until {@link #close()}. */
     public void awaitStop() throws InterruptedException {
         stopped.await();
@@ -199,7 +231,8 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
 
     @Override
     public void close() {
-        if (stopped.getCount() == 0) {
+        // SIGTERM's hook and 'mclb stop' may both come: the first one stops
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
         for (int i = started.size() - 1; i >= 0; i--) {

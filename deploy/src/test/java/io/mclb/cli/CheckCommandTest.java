@@ -138,6 +138,52 @@ class CheckCommandTest {
                 "config " + latin1 + ":3: not UTF-8 text (byte 0xe9): save the file as UTF-8 or ASCII");
     }
 
+    /** An HA pair's vserver of {@code service} with {@code replicate casa} at line 11. */
+    private Path replicating(String service, int port) throws Exception {
+        Path cfg = tmp.resolve(service + ".cfg");
+        Files.writeString(cfg, String.join("\n",
+                "interface eth0",
+                " ip address 10.0.0.2 255.255.255.0",
+                " standby 1 ip 10.0.0.100",
+                " standby 1 name HA",
+                "ip slb serverfarm F",
+                " real 10.0.1.1",
+                "  inservice",
+                "ip slb vserver V",
+                " virtual 10.0.0.100 udp " + port + " service " + service,
+                " serverfarm F",
+                " replicate casa 10.0.0.2 10.0.0.3 4231 password 0 secret",
+                " inservice standby HA", ""));
+        return cfg;
+    }
+
+    @Test
+    void replicateOnGtpWithoutInspectionIsRefusedAtItsLine() throws Exception {
+        Path cfg = replicating("gtp", 2123);
+        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        assertThat(rc).isEqualTo(1);
+        assertThat(stderr().lines()).containsExactly(
+                cfg + ":11: vserver V: replicate casa on service gtp: IOS supports stateful backup for GTP only with "
+                        + "cause code inspection: use 'service gtp-inspect', or drop the replicate casa line",
+                cfg + ": 1 error(s)");
+    }
+
+    @Test
+    void replicateOnTheHomeAgentDirectorIsRefusedOnceAtItsLine() throws Exception {
+        Path cfg = replicating("ipmobile", 434);
+        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        assertThat(rc).isEqualTo(1);
+        assertThat(stderr().lines()).filteredOn(l -> l.contains("stateful backup")).singleElement().asString()
+                .startsWith(cfg + ":11: ").contains("IOS has no stateful backup for the Home Agent Director");
+    }
+
+    @Test
+    void replicateOnGtpWithInspectionIsAccepted() throws Exception {
+        Path cfg = replicating("gtp-inspect", 2123);
+        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        assertThat(rc).as("stderr: %s", err).isZero();
+    }
+
     private String stdout() {
         return out.toString(StandardCharsets.UTF_8);
     }

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.mclb.ha.HaNodes.attach;
+import static io.mclb.ha.HaNodes.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -228,15 +230,6 @@ class HaFailoverInteropIT {
         return p;
     }
 
-    /** A veth pair: {@code name} in {@code ns} with {@code cidr}, its peer on br0 in {@code br}. */
-    private static void attach(Netns br, Netns ns, String name, String cidr) throws Exception {
-        String peer = "p-" + name;
-        sh(ns, "ip", "link", "add", name, "type", "veth", "peer", "name", peer, "netns", br.name());
-        sh(br, "ip", "link", "set", peer, "master", "br0", "up");
-        sh(ns, "ip", "addr", "add", cidr, "dev", name);
-        sh(ns, "ip", "link", "set", name, "up");
-    }
-
     /**
      * Cuts (or restores) the multicast hellos to {@code iface}'s node at the bridge: its port stops
      * flooding multicast ({@code mcast_flood off}; 224.0.0.102 is always flooded, never snooped).
@@ -271,19 +264,10 @@ class HaFailoverInteropIT {
         Files.copy(log, log.resolveSibling("mclb-" + m.process().pid() + ".log"));
     }
 
-    private static void sh(Netns ns, String... cmd) throws Exception {
-        ns.exec(Duration.ofSeconds(20), cmd).check(String.join(" ", cmd));
-    }
-
     /** This node's state; "?" until the view exists (the admin listener answers before extensions start). */
     private static String state(MclbProcess m) throws Exception {
-        String body;
-        try {
-            body = m.get("/api/v1/failover");
-        } catch (IllegalStateException notYet) {
-            if (!m.process().isAlive()) {
-                throw notYet;
-            }
+        String body = HaNodes.failoverJson(m);
+        if (body == null) {
             return "?";
         }
         Matcher x = THIS_STATE.matcher(body);

@@ -113,7 +113,7 @@ class HaReplicationWiringTest {
                 + " standby 7 priority " + priority + "\n standby 7 peer " + peer + "\n"
                 + " standby 7 timers msec 100 msec 300\n standby 7 name T\n"
                 + "ip slb serverfarm " + farm + "\n real " + real + " 9\n  inservice\n"
-                + "ip slb vserver V\n virtual 127.0.0.100 udp " + vport + " service gtp\n serverfarm " + farm
+                + "ip slb vserver V\n virtual 127.0.0.100 udp " + vport + " service gtp-inspect\n serverfarm " + farm
                 + "\n sticky gtp imsi group 1\n replicate casa " + self + " " + peer + " " + replPort
                 + " password 0 s3cret\n inservice standby T\n");
         return cfg;

@@ -6,6 +6,7 @@ import io.mclb.config.MclbConfig;
 import io.mclb.ha.group.GroupConfig;
 import io.mclb.ha.group.GroupManager;
 import io.mclb.ha.group.LinkState;
+import io.mclb.ha.group.LinuxInterfaceTestIo;
 import io.mclb.ha.group.StandbyGroup;
 import io.mclb.ha.vip.LinuxVirtualAddressControl;
 import io.mclb.ha.vip.NoopVirtualAddressControl;
@@ -23,7 +24,7 @@ import java.util.Locale;
 /**
  * The HA group as a {@link RuntimeExtension}: reads the {@code interface}/{@code standby} records,
  * runs a {@link GroupManager}, gates {@code inservice standby NAME} virtual servers, adds
- * {@code show failover}, {@code POST failover/active|reset}, and refuses local reloads while this node
+ * {@code show failover}, {@code POST failover/active|reset|standby}, and refuses local reloads while this node
  * is not active and a peer is (the active node owns the configuration; replication pushes it).
  *
  * <p>Sticky, state and configuration replication ({@code replicate casa}, syntax
@@ -44,6 +45,9 @@ public final class HaExtension implements RuntimeExtension {
     private volatile GroupManager manager;
     private HaReplication replication;
     private List<GroupConfig> running = List.of();
+    /** {@code mclb failover stop ...} of the running configuration, or false after {@link #noHandoverOnStop}. */
+    private volatile boolean handoverOnStop = true;
+    private volatile boolean noHandoverAsked;
 
     /** Before start (and without groups) nothing is active: a standby-gated server never serves by accident. */
     private final ServingGate gate = name -> {
@@ -81,8 +85,9 @@ public final class HaExtension implements RuntimeExtension {
         requireInterfaces(running);
         VirtualAddressControl vips = HaSyntax.vipControl(config) == HaLines.VipControl.NOOP
                 ? new NoopVirtualAddressControl() : new LinuxVirtualAddressControl();
-        GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, ctx.registry(), ctx.clock(),
-                HaSyntax.port(config));
+        handoverOnStop = HaSyntax.stopHandover(config);
+        GroupManager m = new GroupManager(running, vips, LinkState.SYSFS, new LinuxInterfaceTestIo(), ctx.registry(),
+                ctx.clock(), HaSyntax.port(config));
         replication = HaReplication.create(ctx, host, m);
         m.start();
         manager = m;
@@ -90,17 +95,22 @@ public final class HaExtension implements RuntimeExtension {
             LOG.info("HA {}", g);
         }
         host.addView("failover", new FailoverView(m, LinkState.SYSFS));
-        host.addAction("failover/active", q -> {
-            m.forceActive(q.get("group"));
-            return new AdminServer.ActionResult(true, "this node is going active"
-                    + (q.get("group") == null ? " in every group" : " in group " + q.get("group"))
-                    + " (forced until 'mclb failover reset')");
-        });
-        host.addAction("failover/reset", q -> {
-            m.reset(q.get("group"));
-            return new AdminServer.ActionResult(true, "forced state cleared; the election rules apply again");
-        });
+        host.addAction("failover/active", q -> answer(m.forceActive(q.get("group")), "this node is going active"
+                + (q.get("group") == null ? " in every group" : " in group " + q.get("group"))
+                + " (forced until 'mclb failover reset')"));
+        host.addAction("failover/reset", q -> answer(m.reset(q.get("group")),
+                "forced and Failed states cleared; the election rules apply again"));
+        // LocalDirector's 'no failover active'
+        host.addAction("failover/standby", q -> answer(m.yieldActive(q.get("group")),
+                "this node resigned the active role to its standby"
+                        + (q.get("group") == null ? " in every group" : " in group " + q.get("group"))
+                        + " (no preempt until 'mclb failover reset' or 'mclb failover active')"));
         host.addReloadGuard(this::refuseReload);
+    }
+
+    private static AdminServer.ActionResult answer(List<String> refusals, String done) {
+        return refusals.isEmpty() ? new AdminServer.ActionResult(true, done)
+                : new AdminServer.ActionResult(false, String.join("; ", refusals));
     }
 
     /**
@@ -157,9 +167,15 @@ public final class HaExtension implements RuntimeExtension {
             LOG.warn("HA groups were added to a node that started without any: they start after a restart of mclb");
         }
         running = next;
+        handoverOnStop = HaSyntax.stopHandover(ctx.config());
         if (replication != null) {
             replication.reloaded(ctx);
         }
+    }
+
+    @Override
+    public void noHandoverOnStop() {
+        noHandoverAsked = true;
     }
 
     @Override
@@ -168,7 +184,10 @@ public final class HaExtension implements RuntimeExtension {
         manager = null;
         // the group resigns first, so the peer takes over while the replication stream closes
         if (m != null) {
-            m.close();
+            boolean handover = handoverOnStop && !noHandoverAsked;
+            LOG.info("orderly stop: {}", handover ? "handing the active role over (resign)"
+                    : "without handover (the standby stays standby)");
+            m.close(handover);
         }
         if (replication != null) {
             replication.close();

@@ -23,6 +23,13 @@ final class HaLines {
     record HaPort(int port) {
     }
 
+    /**
+     * global {@code mclb failover stop handover|no-handover}: whether an orderly stop (SIGTERM,
+     * {@code mclb stop}) hands the active role over at once (default) or leaves the standby standing by.
+     */
+    record StopHandover(boolean handover) {
+    }
+
     /** global {@code mclb ha vip-control linux|noop}: noop leaves the addresses alone (unprivileged tests). */
     enum VipControl { LINUX, NOOP }
 

@@ -47,6 +47,9 @@ public final class HaSyntax implements ConfigSyntax {
         if (line.is(0, "mclb") && line.is(1, "ha")) {
             return Claim.of(mclbHa(line));
         }
+        if (line.is(0, "mclb") && line.is(1, "failover")) {
+            return Claim.of(mclbFailover(line));
+        }
         return line.is(0, "track") ? Claim.of(HaConfigReader.trackLine(line)) : Claim.notMine();
     }
 
@@ -73,8 +76,23 @@ public final class HaSyntax implements ConfigSyntax {
         throw new BadLine("'" + l.text() + "': allowed 'mclb ha port N' or 'mclb ha vip-control linux|noop'");
     }
 
+    private static Object mclbFailover(ConfigLine l) throws BadLine {
+        if (l.size() == 4 && l.is(2, "stop") && (l.is(3, "handover") || l.is(3, "no-handover"))) {
+            return new HaLines.StopHandover(l.is(3, "handover"));
+        }
+        throw new BadLine("'" + l.text() + "': allowed 'mclb failover stop handover' (the default: an orderly stop "
+                + "hands the active role over at once) or 'mclb failover stop no-handover'");
+    }
+
+    /** {@code mclb failover stop handover|no-handover}, else handover. */
+    static boolean stopHandover(MclbConfig config) {
+        List<HaLines.StopHandover> v = config.records(HaLines.StopHandover.class);
+        return v.isEmpty() || v.get(v.size() - 1).handover();
+    }
+
     @Override
     public void validate(MclbConfig config, ErrorSink errors) {
+        StatefulBackupRules.validate(config, errors);
         Map<Integer, String> tracks = tracks(config);
         Map<String, ExtensionLine> names = new LinkedHashMap<>();
         for (ExtensionLine l : config.globalExtensions(OWNER)) {

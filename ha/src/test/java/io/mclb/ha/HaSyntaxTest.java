@@ -114,6 +114,16 @@ class HaSyntaxTest {
     }
 
     @Test
+    void anOrderlyStopHandsOverUnlessTheFileSaysNoHandover() throws Exception {
+        assertThat(HaSyntax.stopHandover(parse(""))).isTrue();
+        assertThat(HaSyntax.stopHandover(parse("mclb failover stop handover\n"))).isTrue();
+        assertThat(HaSyntax.stopHandover(parse("mclb failover stop no-handover\n"))).isFalse();
+        assertThatThrownBy(() -> parse("mclb failover stop later\n"))
+                .hasMessageContaining("ha.cfg:1: 'mclb failover stop later': allowed 'mclb failover stop handover'")
+                .hasMessageContaining("'mclb failover stop no-handover'");
+    }
+
+    @Test
     void valuesAreNamedWithWhatIsAllowed() {
         String head = "interface eth0\n ip address 10.0.0.1 255.255.255.0\n";
         assertThatThrownBy(() -> parse(head + " standby 1 preempt delay minimum 4000\n"))

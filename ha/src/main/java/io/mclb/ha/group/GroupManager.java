@@ -53,6 +53,12 @@ public final class GroupManager implements ServingGate, AutoCloseable {
 
     public GroupManager(List<GroupConfig> configs, VirtualAddressControl vips, LinkState links, MeterRegistry registry,
                         NanoClock clock, int port) {
+        this(configs, vips, links, InterfaceTestIo.linkOnly(links), registry, clock, port);
+    }
+
+    /** @param tests the primitives of the interface tests run when hellos stop ({@link LinuxInterfaceTestIo}) */
+    public GroupManager(List<GroupConfig> configs, VirtualAddressControl vips, LinkState links, InterfaceTestIo tests,
+                        MeterRegistry registry, NanoClock clock, int port) {
         this.vips = vips;
         this.clock = clock;
         HaMetrics metrics = new HaMetrics(registry);
@@ -61,7 +67,7 @@ public final class GroupManager implements ServingGate, AutoCloseable {
         long bootId = clock.epochMillis();
         StandbyGroup.Outbox outbox = new GroupOutbox(groups, sockets, vips, metrics, stateListeners);
         for (GroupConfig c : configs) {
-            StandbyGroup g = new StandbyGroup(c, links, bootId, outbox);
+            StandbyGroup g = new StandbyGroup(c, links, tests, bootId, outbox);
             groups.add(g);
             metrics.registerState(g);
         }
@@ -139,15 +145,24 @@ public final class GroupManager implements ServingGate, AutoCloseable {
     }
 
     /** {@code mclb failover active}: every group (or the named one) active here now. */
-    public void forceActive(String name) {
-        thread.submit(() -> groups.all().stream().filter(g -> name == null || g.config().name().equals(name))
-                .forEach(g -> g.forceActive(clock.nanoTime())));
+    public List<String> forceActive(String name) {
+        return onGroups(name, g -> g.forceActive(clock.nanoTime()));
     }
 
-    /** {@code mclb failover reset}. */
-    public void reset(String name) {
-        thread.submit(() -> groups.all().stream().filter(g -> name == null || g.config().name().equals(name))
-                .forEach(g -> g.reset(clock.nanoTime())));
+    /** {@code mclb failover reset}: forced and given-up states cleared, and Failed once its cause is gone. */
+    public List<String> reset(String name) {
+        return onGroups(name, g -> g.reset(clock.nanoTime()));
+    }
+
+    /** {@code no failover active} ({@code mclb failover standby}): every group (or the named one) hands over. */
+    public List<String> yieldActive(String name) {
+        return onGroups(name, g -> g.yieldActive(clock.nanoTime()));
+    }
+
+    /** Runs an operator action on the {@code mclb-ha} thread; the refusals of the groups that said no. */
+    private List<String> onGroups(String name, java.util.function.Function<StandbyGroup, String> action) {
+        return thread.call(() -> groups.all().stream().filter(g -> name == null || g.config().name().equals(name))
+                .map(action).filter(java.util.Objects::nonNull).toList());
     }
 
     /** Adds a listener for state changes; add it before {@link #start()} to see the first transitions. */
@@ -171,13 +186,21 @@ public final class GroupManager implements ServingGate, AutoCloseable {
 
     /** Stops the groups (an active one resigns and releases its address) and closes the sockets. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops the groups and closes the sockets; {@code handover} false: an active group sends STOP
+     * instead of resigning, and its standby does not take over (seed 002).
+     */
+    public synchronized void close(boolean handover) {
         if (!thread.running()) {
             return;
         }
         thread.stopAfter(() -> {
             for (StandbyGroup g : groups.all()) {
-                g.stop(clock.nanoTime());
+                g.stop(clock.nanoTime(), handover);
             }
         });
         sockets.closeAll();

@@ -85,6 +85,29 @@ final class GroupThread {
         sockets.wakeup();
     }
 
+    /**
+     * Any thread: runs {@code task} on this thread and waits for its answer (bounded by a few seconds,
+     * then throws): the operator's actions answer with what they did.
+     */
+    <T> T call(java.util.function.Supplier<T> task) {
+        java.util.concurrent.CompletableFuture<T> f = new java.util.concurrent.CompletableFuture<>();
+        submit(() -> {
+            try {
+                f.complete(task.get());
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        try {
+            return f.get(JOIN_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the mclb-ha thread", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the mclb-ha thread did not answer: " + e, e);
+        }
+    }
+
     /** Runs {@code last} as this thread's final task and waits for the thread to end (bounded). */
     void stopAfter(Runnable last) {
         submit(() -> {

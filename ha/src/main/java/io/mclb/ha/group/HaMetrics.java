@@ -24,6 +24,8 @@ public final class HaMetrics {
     public static final String HELLOS_REFUSED = "mclb_ha_hellos_refused_total";
     /** Hellos accepted: {@code group}. */
     public static final String HELLOS_RECEIVED = "mclb_ha_hellos_received_total";
+    /** LocalDirector's view, 1 for the current one: {@code group}, {@code state} = Active, Standby, Failed. */
+    public static final String FAILOVER_STATE = "mclb_ha_failover_state";
     /** Takeovers withheld by the split-brain rules: {@code group}, {@code reason} = connectivity, vip_answers. */
     public static final String TAKEOVERS_WITHHELD = "mclb_ha_takeovers_withheld_total";
     /** {@code reason} of {@link #TAKEOVERS_WITHHELD}: the peer reported a better connectivity score. */
@@ -49,6 +51,11 @@ public final class HaMetrics {
         for (HsrpState s : HsrpState.values()) {
             Gauge.builder(STATE, g, x -> x.state() == s ? 1 : 0).description("HA group state (1 = current)")
                     .tag("group", group).tag("state", s.label()).register(registry);
+        }
+        for (String s : List.of("Active", "Standby", "Failed")) {
+            Gauge.builder(FAILOVER_STATE, g, x -> x.failoverState().equals(s) ? 1 : 0)
+                    .description("HA failover state as LocalDirector names it (1 = current)")
+                    .tag("group", group).tag("state", s).register(registry);
         }
         receivedCounter(group);
         for (String reason : List.of(WITHHELD_CONNECTIVITY, WITHHELD_VIP_ANSWERS)) {

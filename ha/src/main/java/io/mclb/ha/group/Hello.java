@@ -30,7 +30,9 @@ public record Hello(Type type, int group, HsrpState state, int priority, boolean
         /** Sent to the virtual address (and to peers) before taking over: "is anyone active for this group?" */
         PROBE(16),
         /** The answer to a PROBE, carrying the answering node's state. */
-        PROBE_REPLY(17);
+        PROBE_REPLY(17),
+        /** The active node stops without handing over ({@code mclb stop --no-handover}): the standby must not take over. */
+        STOP(18);
 
         public final int code;
 

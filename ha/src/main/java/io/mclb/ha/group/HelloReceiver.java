@@ -77,7 +77,7 @@ final class HelloReceiver {
         seen[1] = h.sequence();
         long now = clock.nanoTime();
         switch (h.type()) {
-            case HELLO, RESIGN -> {
+            case HELLO, RESIGN, STOP -> {
                 if (dropHellos) {
                     return;
                 }

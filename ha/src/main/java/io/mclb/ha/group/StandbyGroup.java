@@ -4,7 +4,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
-import java.util.Arrays;
 
 /**
  * The state machine of one HSRP-style group (RFC 2281 section 6, restated in reference/hsrp.md
@@ -32,14 +31,19 @@ import java.util.Arrays;
  * (LocalDirector: a unit alone comes up active; otherwise a pair whose other half is down never serves).
  * No fail-back without {@code preempt}; with it, only after {@code preempt delay minimum} since start.
  *
+ * <p>LocalDirector's failover layer (seed 000, {@link FailoverMonitor}): when the peer's hellos stop,
+ * the Standby (before taking over) and the Active (its established standby went silent) run the
+ * interface tests; a node whose own tests fail goes <b>Failed</b> (HSRP Init: silent, address released,
+ * never takes over) until its link returns or {@link #reset} finds the cause gone. An orderly stop hands
+ * over at once (RESIGN) or, with no handover, sends STOP: the peer then does not take over (seed 002).
+ *
  * <p>Not thread-safe: one thread (the group manager's) calls everything; {@link #state()} may be read
  * from any thread.
  */
 public final class StandbyGroup {
     private static final Logger LOG = LoggerFactory.getLogger(StandbyGroup.class);
     static final int CONNECTIVITY_VETO_HOLDS = 3;
-    /** A forced-active node's priority on the wire and in comparisons: above any configured one. */
-    static final int FORCED_PRIORITY = 256;
+    static final int FORCED_PRIORITY = Election.FORCED_PRIORITY;
     static final long MS = 1_000_000L;
 
     /** Where the state machine's effects go: the group manager sends them and moves the address. */
@@ -72,6 +76,10 @@ public final class StandbyGroup {
     private long probeDeadlineNs;
     private boolean withholding;
     private boolean forced;
+    /** {@code no failover active}: given up by the operator; no preempt until reset or forced again. */
+    private boolean yielded;
+    private final FailoverMonitor failover;
+    private volatile String lastReason = "";
     private InetAddress vip;
     private volatile Hello peer;
     private volatile long peerHeardNs;
@@ -81,19 +89,29 @@ public final class StandbyGroup {
      * @param bootId this node's start time in epoch ms (see {@link Hello#bootId()})
      */
     public StandbyGroup(GroupConfig cfg, LinkState links, long bootId, Outbox out) {
+        this(cfg, links, InterfaceTestIo.linkOnly(links), bootId, out);
+    }
+
+    /** @param tests the interface tests' primitives (LocalDirector's link, network activity, ARP, broadcast ping) */
+    public StandbyGroup(GroupConfig cfg, LinkState links, InterfaceTestIo tests, long bootId, Outbox out) {
         this.cfg = cfg;
         this.links = links;
         this.bootId = bootId;
         this.out = out;
         this.vip = cfg.vip();
+        this.failover = new FailoverMonitor(tests);
     }
 
     /** Event a: the group is configured on an interface that is up. */
     public void start(long nowNs) {
+        restart(nowNs, "group started");
+    }
+
+    private void restart(long nowNs, String reason) {
         startedNs = nowNs;
         activeDeadlineNs = nowNs + cfg.holdMs() * MS;
         standbyDeadlineNs = activeDeadlineNs;
-        transition(vip == null ? HsrpState.LEARN : HsrpState.LISTEN, nowNs, "group started");
+        transition(vip == null ? HsrpState.LEARN : HsrpState.LISTEN, nowNs, reason);
     }
 
     /**
@@ -115,14 +133,34 @@ public final class StandbyGroup {
 
     /** Event b: the group stops; an active node resigns first so the standby need not wait for the hold time. */
     public void stop(long nowNs) {
-        if (state == HsrpState.ACTIVE) {
+        stop(nowNs, true);
+    }
+
+    /**
+     * An orderly stop. {@code handover}: an active node resigns (the standby takes over at once);
+     * without: it sends STOP after leaving Active, and the standby stays standby (seed 002: no takeover
+     * after an orderly stop) until this node returns or an operator forces it active.
+     */
+    public void stop(long nowNs, boolean handover) {
+        boolean wasActive = state == HsrpState.ACTIVE;
+        if (wasActive && handover) {
             out.send(message(Hello.Type.RESIGN, nowNs));
         }
-        transition(HsrpState.INITIAL, nowNs, "group stopped");
+        transition(HsrpState.INITIAL, nowNs, handover ? "group stopped" : "group stopped without handover");
+        if (wasActive && !handover) {
+            out.send(message(Hello.Type.STOP, nowNs));
+        }
     }
 
     /** Timers: call at least every few milliseconds (the manager ticks at a fifth of the hello period). */
     public void tick(long nowNs) {
+        if (failover.failed()) {
+            if (failover.linkRecovered(cfg.iface())) {
+                failover.clear();
+                restart(nowNs, "failover: link up again on " + cfg.iface() + ": autorecovered from Failed");
+            }
+            return;
+        }
         switch (state) {
             case LISTEN -> {
                 if (nowNs >= standbyDeadlineNs) {
@@ -137,6 +175,7 @@ public final class StandbyGroup {
                     takeOver(nowNs);
                 }
             }
+            case ACTIVE -> monitorStandby(nowNs);
             default -> {
             }
         }
@@ -152,6 +191,20 @@ public final class StandbyGroup {
     public void onHello(Hello h, long nowNs) {
         peer = h;
         peerHeardNs = nowNs;
+        if (failover.failed()) {
+            return; // Failed: silent and out of the election until autorecovery or reset
+        }
+        if (h.type() == Hello.Type.STOP) {
+            peerActive = false;
+            failover.peerLost();
+            LOG.warn("group {}: active peer {} stopped without handover: this node stays {} (no takeover after an "
+                    + "orderly stop) until the peer returns or 'mclb failover active'", cfg.name(),
+                    h.sender().getHostAddress(), state.label());
+            return;
+        }
+        if (h.type() == Hello.Type.HELLO) {
+            failover.heard();
+        }
         if (h.type() == Hello.Type.RESIGN) {
             peerActive = false;
             if (state == HsrpState.STANDBY) {
@@ -208,21 +261,68 @@ public final class StandbyGroup {
         }
     }
 
-    /** {@code mclb failover active}: active now, and above any priority until {@link #reset}. */
-    public void forceActive(long nowNs) {
+    /**
+     * {@code mclb failover active}: active now, and above any priority until {@link #reset}.
+     *
+     * @return null, or why not (a Failed node must be reset first)
+     */
+    public String forceActive(long nowNs) {
+        if (failover.failed()) {
+            return "group " + cfg.name() + " is Failed (" + failover.failedReason() + "): 'mclb failover reset' first";
+        }
         forced = true;
+        yielded = false;
         helloDueNs = nowNs;
         transition(HsrpState.ACTIVE, nowNs, "operator: failover active");
+        return null;
     }
 
     /**
-     * {@code mclb failover reset}: clears the forced state; the node keeps its role and the normal
-     * rules apply from here (a better peer with preempt takes over after its delay).
+     * {@code mclb failover reset}: clears the forced and given-up states and, once its cause is gone,
+     * Failed (the node re-enters the election from Listen); the node keeps its role otherwise and the
+     * normal rules apply from here (a better peer with preempt takes over after its delay).
+     *
+     * @return null, or what still keeps the node Failed (it stays Failed)
      */
-    public void reset(long nowNs) {
+    public String reset(long nowNs) {
         forced = false;
+        yielded = false;
         helloDueNs = nowNs;
+        if (failover.failed()) {
+            String still = failover.causeRemains(cfg.iface());
+            if (still != null) {
+                return "group " + cfg.name() + " stays Failed: " + still;
+            }
+            String was = failover.failedReason();
+            failover.clear();
+            restart(nowNs, "operator: failover reset (Failed by: " + was + "; cause gone)");
+        }
         LOG.info("group {}: failover reset by operator, state {}", cfg.name(), state.label());
+        return null;
+    }
+
+    /**
+     * {@code no failover active} ({@code mclb failover standby}): an Active node resigns to its standby
+     * and stays out of the active role (no preempt) until {@link #reset} or {@link #forceActive}; it
+     * still takes over if the new active falls silent.
+     *
+     * @return null, or why not: not active, or no standby heard that would take over
+     */
+    public String yieldActive(long nowNs) {
+        if (state != HsrpState.ACTIVE) {
+            return "group " + cfg.name() + " is " + state.label() + " here, not Active";
+        }
+        Hello p = peer;
+        if (p == null || nowNs - peerHeardNs >= p.holdMs() * MS
+                || (p.state() != HsrpState.STANDBY && p.state() != HsrpState.SPEAK)) {
+            return "group " + cfg.name() + ": no standby peer is heard that would take over; staying Active";
+        }
+        forced = false;
+        yielded = true;
+        out.send(message(Hello.Type.RESIGN, nowNs));
+        transition(HsrpState.SPEAK, nowNs, "operator: no failover active (handed over to "
+                + p.sender().getHostAddress() + ")");
+        return null;
     }
 
     /** The one place the state changes: counted and logged once by the outbox. */
@@ -233,6 +333,7 @@ public final class StandbyGroup {
         }
         state = to;
         stateSinceNs = nowNs;
+        lastReason = reason;
         probeDeadlineNs = 0;
         withholding = false;
         switch (to) {
@@ -256,6 +357,20 @@ public final class StandbyGroup {
 
     private void takeOver(long nowNs) {
         Hello p = peer;
+        if (p != null && p.type() == Hello.Type.STOP) {
+            return; // the active stopped without handover (seed 002): no takeover
+        }
+        switch (failover.diagnose(cfg, p == null ? null : p.sender(), nowNs)) {
+            case RUNNING -> {
+                return;
+            }
+            case FAILED -> {
+                fail(nowNs);
+                return;
+            }
+            default -> {
+            }
+        }
         int own = score();
         if (p != null && p.score() > own && nowNs - peerHeardNs < CONNECTIVITY_VETO_HOLDS * (long) p.holdMs() * MS) {
             withhold(HaMetrics.WITHHELD_CONNECTIVITY,
@@ -268,10 +383,41 @@ public final class StandbyGroup {
             return;
         }
         if (nowNs >= probeDeadlineNs) {
-            transition(HsrpState.ACTIVE, nowNs, peerActive || p != null
+            transition(HsrpState.ACTIVE, nowNs, (peerActive || p != null
                     ? "active timer expired (no hello from the active peer for the hold time; virtual address silent)"
-                    : "no peer heard since start (virtual address silent)");
+                    : "no peer heard since start (virtual address silent)")
+                    + "; interface tests: " + failover.lastTests());
+            failover.peerLost();
         }
+    }
+
+    /** Active: the established standby's hellos stopped for its hold time; the interface tests say which side failed. */
+    private void monitorStandby(long nowNs) {
+        Hello p = peer;
+        if (p == null || failover.waiting() || nowNs - peerHeardNs < p.holdMs() * MS) {
+            return;
+        }
+        switch (failover.diagnose(cfg, p.sender(), nowNs)) {
+            case FAILED -> fail(nowNs);
+            case PASSED -> {
+                LOG.warn("group {}: standby peer {} silent; own interface tests passed ({}): staying Active, "
+                        + "waiting for the peer", cfg.name(), p.sender().getHostAddress(), failover.lastTests());
+                failover.peerLost();
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Own interface tests failed: Failed, silent (Init), the address released; an active node resigns first. */
+    private void fail(long nowNs) {
+        failover.fail(cfg.iface());
+        if (state == HsrpState.ACTIVE) {
+            out.send(message(Hello.Type.RESIGN, nowNs));
+        }
+        forced = false;
+        transition(HsrpState.INITIAL, nowNs, "failover: own interface tests failed (" + failover.failedReason()
+                + "): Failed, not taking the active role");
     }
 
     /** How long a takeover waits for a PROBE_REPLY: half the hold time, at least one hello period. */
@@ -289,7 +435,7 @@ public final class StandbyGroup {
 
     private void preempt(long nowNs) {
         Hello p = peer;
-        if (!cfg.preempt() || p == null || !peerActive || nowNs >= activeDeadlineNs || state == HsrpState.ACTIVE
+        if (!cfg.preempt() || yielded || p == null || !peerActive || nowNs >= activeDeadlineNs || state == HsrpState.ACTIVE
                 || state == HsrpState.INITIAL || state == HsrpState.LEARN
                 || nowNs - startedNs < cfg.preemptDelayMs() * MS || peerBetter(p)) {
             return;
@@ -300,42 +446,21 @@ public final class StandbyGroup {
 
     /** Whether the sender of {@code h} wins an election against this node: forced, priority, then address. */
     boolean peerBetter(Hello h) {
-        int mine = forced ? FORCED_PRIORITY : effectivePriority();
-        int theirs = wirePriority(h);
-        if (mine != theirs) {
-            return theirs > mine;
-        }
-        return compare(h.sender().getAddress(), cfg.address().getAddress()) > 0;
+        return Election.peerBetter(forced ? FORCED_PRIORITY : effectivePriority(), cfg.address(), h);
     }
 
     private static int wirePriority(Hello h) {
-        return h.forced() ? FORCED_PRIORITY : h.priority();
-    }
-
-    private static int compare(byte[] a, byte[] b) {
-        return a.length != b.length ? Integer.compare(a.length, b.length) : Arrays.compareUnsigned(a, b);
+        return Election.wirePriority(h);
     }
 
     /** Configured priority less the decrement of every tracked interface that is down, at least 0. */
     public int effectivePriority() {
-        int p = cfg.priority();
-        for (GroupConfig.Track t : cfg.tracks()) {
-            if (!links.up(t.iface())) {
-                p -= t.decrement();
-            }
-        }
-        return Math.max(0, p);
+        return Election.effectivePriority(cfg, links);
     }
 
     /** Per mille of this node's links up: the group's interface and every tracked one. */
     public int score() {
-        int n = 1;
-        int up = links.up(cfg.iface()) ? 1 : 0;
-        for (GroupConfig.Track t : cfg.tracks()) {
-            n++;
-            up += links.up(t.iface()) ? 1 : 0;
-        }
-        return up * 1000 / n;
+        return Election.score(cfg, links);
     }
 
     Hello message(Hello.Type type, long nowNs) {
@@ -358,6 +483,26 @@ public final class StandbyGroup {
 
     public boolean forced() {
         return forced;
+    }
+
+    /** LocalDirector's Failed: this node's own interface tests failed; it stays out until recovered or reset. */
+    public boolean failed() {
+        return failover.failed();
+    }
+
+    /** Why this node is Failed ({@link #failed}), whether it is Waiting, the last test outcome. */
+    public FailoverMonitor failover() {
+        return failover;
+    }
+
+    /** LocalDirector's name of this node's role: {@code Failed}, {@code Active} or {@code Standby} (any other state). */
+    public String failoverState() {
+        return failover.failed() ? "Failed" : state == HsrpState.ACTIVE ? "Active" : "Standby";
+    }
+
+    /** The reason of the last state change. */
+    public String lastReason() {
+        return lastReason;
     }
 
     /** The virtual address, configured or learned; null while learning. */

@@ -28,6 +28,10 @@ final class PairHarness {
         final String label;
         final LinkState.Fixed links = new LinkState.Fixed();
         final List<String> transitions = new ArrayList<>();
+        final List<String> reasons = new ArrayList<>();
+        /** Types of the messages this node sent, in order. */
+        final List<Hello.Type> sentTypes = new ArrayList<>();
+        final FakeInterfaceTestIo tests = new FakeInterfaceTestIo();
         final List<String> withheld = new ArrayList<>();
         final Queue<Hello> outQueue = new ArrayDeque<>();
         StandbyGroup group;
@@ -49,7 +53,7 @@ final class PairHarness {
 
         void boot() {
             bootId++;
-            group = new StandbyGroup(cfg, links, bootId, this);
+            group = new StandbyGroup(cfg, links, tests, bootId, this);
             alive = true;
             outQueue.clear();
             group.start(clock.nanoTime());
@@ -66,6 +70,7 @@ final class PairHarness {
 
         @Override
         public void send(Hello h) {
+            sentTypes.add(h.type());
             outQueue.add(h);
         }
 
@@ -77,6 +82,7 @@ final class PairHarness {
         @Override
         public void transitioned(StandbyGroup g, HsrpState from, HsrpState to, String reason, long nowNs) {
             transitions.add(to.name());
+            reasons.add(reason);
         }
 
         @Override
