@@ -185,6 +185,9 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
         tx.purgeOnAnswer = onOff && passThrough; // an unverified On/Off purges only once an AAA accepted it
         request.request(id, fingerprint).state(tx);
+        if (code == RadiusCodes.ACCESS_REQUEST || status == RadiusAttributes.ACCT_STATUS_START) {
+            request.startsSession(); // what begins a subscriber's session: synguard counts it
+        }
         if (!passThrough && v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
         } else if (!passThrough && v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
