@@ -1,20 +1,14 @@
 package io.mclb.overload;
 
-import io.mclb.config.ConfigError;
-import io.mclb.config.ConfigException;
-import io.mclb.config.ConfigParser;
 import io.mclb.config.ConfigWriter;
 import io.mclb.config.MclbConfig;
 import io.mclb.overload.OverloadLines.MaxTransactions;
 import io.mclb.overload.OverloadLines.SynGuard;
-import io.mclb.service.Modules;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
-import java.util.List;
-
+import static io.mclb.testing.EngineConfig.errors;
+import static io.mclb.testing.EngineConfig.parse;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** {@code synguard N [INTERVAL]} and {@code mclb max-transactions N}: records, defaults, errors, round trip. */
 class OverloadSyntaxTest {
@@ -26,16 +20,6 @@ class OverloadSyntaxTest {
 
     private static String vserver(String lines) {
         return "ip slb vserver V\n virtual 10.9.9.9 udp 2123\n serverfarm F\n" + lines + " inservice\n";
-    }
-
-    private static MclbConfig parse(String text) throws ConfigException {
-        return ConfigParser.parse("t.cfg", text, Path.of("/tmp"), Modules.of().grammar());
-    }
-
-    private static List<String> errors(String text) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> parse(text));
-        assertThat(e).as("expected errors for:%n%s", text).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
     }
 
     @Test
