@@ -69,7 +69,8 @@ public final class AdminViews {
         }
         Table t = detail
                 ? new Table("vserver", "prot", "virtual", "ports", "service", "state", "farm", "sticky", "idle_s",
-                        "standby", "flows", "transactions", "requests", "responses", "drops", "advertised")
+                        "standby", "flows", "transactions", "requests", "responses", "drops", "advertised",
+                        "synguard", "rate_limited")
                 : new Table("vserver", "prot", "virtual", "service", "state", "farm", "flows", "requests",
                         "responses", "advertised");
         for (VirtualServer v : rt.vservers().values()) {
@@ -88,7 +89,9 @@ public final class AdminViews {
                         v.state().name(), farm, sticky, c.idleSeconds(),
                         c.standbyGroup() == null ? "-" : c.standbyGroup(), v.flows(), v.transactionsActive().get(),
                         (long) v.metrics().requests.count(), (long) v.metrics().responses.count(),
-                        v.metrics().dropsTotal(), advertised);
+                        v.metrics().dropsTotal(), advertised,
+                        io.mclb.overload.OverloadSyntax.synGuard(c).text(),
+                        v.metrics().dropsOf(io.mclb.overload.SessionGuard.CLIENT_RATE_LIMITED));
             } else {
                 t.row(v.name(), "UDP", hostPort(c.address(), c.port()), service, v.state().name(), farm, v.flows(),
                         (long) v.metrics().requests.count(), (long) v.metrics().responses.count(), advertised);

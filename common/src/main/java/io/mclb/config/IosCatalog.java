@@ -42,6 +42,7 @@ final class IosCatalog {
             // claimed by the engine's AdvertiseSyntax in every runtime; reached only by a grammar without it
             Map.entry("advertise", ignored("route health injection is not part of this grammar")),
             Map.entry("delay", ignored("a TCP connection timer; mclb balances UDP")),
+            // claimed by the engine's OverloadSyntax in every runtime; reached only by a grammar without it
             Map.entry("synguard", ignored("a TCP SYN-flood guard; mclb balances UDP")),
             Map.entry("access", ignored("interface restrictions are the host's packet filter's job")),
             Map.entry("replicate", ignored("stateful backup: the HA module takes 'replicate casa' lines, and it is not"

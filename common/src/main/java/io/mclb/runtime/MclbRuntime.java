@@ -31,6 +31,7 @@ import io.mclb.sticky.StickyKind;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyTables;
 import io.mclb.time.NanoClock;
+import io.mclb.transaction.TransactionBudget;
 import io.mclb.transaction.TransactionRelay;
 import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
@@ -87,6 +88,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private final ProbeScheduler probes;
     private final TrackPorts trackPorts = new TrackPorts();
     private final RouteHealth routes;
+    /** {@code mclb max-transactions}: the per-loop cap every transaction relay shares. */
+    private final TransactionBudget transactionBudget = new TransactionBudget();
     private volatile MclbConfig config;
 
     private MclbRuntime(MclbConfig config, Modules modules, ServingGate gate, NanoClock clock, StickyTable sticky,
@@ -160,6 +163,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
             rt.clientCounter.recount(sticky);
             rt.trackPorts.apply(config, rt.farms().values());
             rt.probes.apply(config, rt.farms().values());
+            rt.transactionBudget.apply(config);
             rt.startServices();
             for (VirtualServerConfig v : config.vservers().values()) {
                 rt.addVserver(v);
@@ -213,7 +217,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                     throw new IllegalStateException("vserver " + v.name() + ": no module serves 'service " + v.service()
                             + "'");
                 }
-                vs.start(loops, loop -> transactionRelay(vs, loop, m.newInspector(vs)));
+                vs.start(loops, loop -> transactionRelay(vs, loop, m.newInspector(vs), transactionBudget));
             }
         } catch (IllegalStateException e) {
             vs.close();
@@ -227,8 +231,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     }
 
     private static <T> TransactionRelay<T> transactionRelay(VirtualServer vs, io.netty.channel.EventLoop loop,
-                                                           ServiceInspector<T> inspector) {
-        return new TransactionRelay<>(vs, loop, inspector);
+                                                           ServiceInspector<T> inspector, TransactionBudget budget) {
+        return new TransactionRelay<>(vs, loop, inspector, budget.share(loop));
     }
 
     /**
@@ -266,6 +270,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
                 }
             }
             config = next;
+            transactionBudget.apply(next);
             startServices();
             // listeners that go are closed before new ones bind: a renamed virtual server keeps its VIP
             for (String name : new ArrayList<>(vservers.keySet())) {
@@ -419,6 +424,11 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     /** Route health injection: which virtual addresses are advertised now. */
     public RouteHealth routeHealth() {
         return routes;
+    }
+
+    /** {@code mclb max-transactions} as applied, with what the fullest loop tracks now. */
+    public TransactionBudget transactionBudget() {
+        return transactionBudget;
     }
 
     @Override

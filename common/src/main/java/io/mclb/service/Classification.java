@@ -23,6 +23,7 @@ public final class Classification<T> {
     private ByteBuf localAnswer;
     private boolean keepCopy;
     private boolean oneWay;
+    private boolean startsSession;
     private int growth;
     private T state;
 
@@ -35,6 +36,7 @@ public final class Classification<T> {
         localAnswer = null;
         keepCopy = false;
         oneWay = false;
+        startsSession = false;
         growth = 0;
         state = null;
         selection.reset();
@@ -112,6 +114,16 @@ public final class Classification<T> {
     }
 
     /**
+     * This request opens a subscriber session (a GTP create, an Access-Request or accounting
+     * Start, a registration, an MS entry): the engine counts it against the virtual server's
+     * {@code synguard} rate per client. A retransmission of it is never counted again.
+     */
+    public Classification<T> startsSession() {
+        this.startsSession = true;
+        return this;
+    }
+
+    /**
      * {@link ServiceInspector#toReal} will append up to {@code octets} to this request (e.g. a
      * RADIUS attribute injected): the engine then makes sure the buffer can grow that much (the
      * only copy on the path, and only then).
@@ -153,6 +165,11 @@ public final class Classification<T> {
 
     public boolean isOneWay() {
         return oneWay;
+    }
+
+    /** Whether {@link #startsSession()} was said. */
+    public boolean opensSession() {
+        return startsSession;
     }
 
     public int growth() {

@@ -40,7 +40,7 @@ public record Modules(List<ServiceModule> services, List<ConfigSyntax> syntaxes,
     /** Lines the engine ships as extensions, so that a configuration without them keeps them unknown. */
     private static List<ConfigSyntax> engineSyntaxes() {
         return List.of(new RouteMapSyntax(), new FeedbackSyntax(), new BringUpSyntax(), new TrackPortSyntax(),
-                new AdvertiseSyntax());
+                new AdvertiseSyntax(), new io.mclb.overload.OverloadSyntax());
     }
 
     /** The probe types every runtime has, whatever modules are loaded (IOS SLB's own types). */

@@ -2,6 +2,7 @@ package io.mclb.transaction;
 
 import io.mclb.farm.RealServer;
 import io.mclb.net.DropReason;
+import io.mclb.overload.SessionGuard;
 import io.mclb.select.Selection;
 import io.mclb.select.StickyMode;
 import io.mclb.service.Classification;
@@ -58,12 +59,25 @@ public final class TransactionRelay<T> extends Relay {
     private final Selection reselection = new Selection();
     private final TransactionTable table;
     private final PathSockets sockets;
+    /** {@code synguard}: new sessions per client (issue 14 item 7). */
+    private final SessionGuard sessionGuard;
+    /** {@code mclb max-transactions}: this relay's part of its loop's count. */
+    private final TransactionBudget.Share budget;
     /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
     private long publishedTransactions;
 
-    /** Binds this loop's upstream sockets (call from outside the loop, at start). */
+    /** A relay with a budget of its own at the default cap (tests). */
     public TransactionRelay(VirtualServer vs, EventLoop loop, ServiceInspector<T> inspector) {
+        this(vs, loop, inspector, new TransactionBudget().share(loop));
+    }
+
+    /** Binds this loop's upstream sockets (call from outside the loop, at start). */
+    public TransactionRelay(VirtualServer vs, EventLoop loop, ServiceInspector<T> inspector,
+                            TransactionBudget.Share budget) {
         super(vs, loop, AGE_PERIOD_MS);
+        this.budget = budget;
+        this.sessionGuard = new SessionGuard(vs.metrics());
+        vs.metrics().drop(TransactionBudget.TRANSACTION_TABLE_FULL); // exported at 0 from the start
         this.inspector = inspector;
         ServiceInspector.Shape shape = inspector.shape();
         this.timeoutNs = shape.requestTimeoutMs() * 1_000_000L;
@@ -77,7 +91,8 @@ public final class TransactionRelay<T> extends Relay {
     /** One shared atomic add per read batch or ageing tick, not per datagram. */
     @Override
     protected void afterBatch() {
-        long n = table.size();
+        int n = table.size();
+        budget.settle(n);
         if (n != publishedTransactions) {
             vs.transactionsActive().addAndGet(n - publishedTransactions);
             publishedTransactions = n;
@@ -120,6 +135,14 @@ public final class TransactionRelay<T> extends Relay {
         }
         if (tx != null) {
             retransmission(packet, s, tx, nowNs);
+            return;
+        }
+        if (c.opensSession() && !sessionGuard.admits(s, client.getAddress(), nowNs)) {
+            drop(packet, SessionGuard.CLIENT_RATE_LIMITED);
+            return;
+        }
+        if (!budget.admit(table)) {
+            drop(packet, TransactionBudget.TRANSACTION_TABLE_FULL);
             return;
         }
         tx = cast(table.newTransaction(client, c.id(), c.fingerprint(), clientKey, nowNs));

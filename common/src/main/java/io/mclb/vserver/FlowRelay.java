@@ -3,6 +3,7 @@ package io.mclb.vserver;
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
 import io.mclb.net.DropReason;
+import io.mclb.overload.SessionGuard;
 import io.mclb.select.Selection;
 import io.mclb.select.StickyMode;
 import io.mclb.sticky.StickyChangeListener;
@@ -50,9 +51,12 @@ public final class FlowRelay extends Relay {
     /** On each socket's channel: its {@link FlowSocket}, found per answer without a map lookup. */
     private static final AttributeKey<FlowSocket> SOCKET = AttributeKey.valueOf("mclb.flow-socket");
     private final ArrayList<Channel> dirty = new ArrayList<>();
+    /** {@code synguard}: a new flow is a new session of its client. */
+    private final SessionGuard sessionGuard;
 
     FlowRelay(VirtualServer vs, io.netty.channel.EventLoop loop) {
         super(vs, loop, AGE_PERIOD_MS);
+        this.sessionGuard = new SessionGuard(vs.metrics());
     }
 
     @Override
@@ -63,6 +67,10 @@ public final class FlowRelay extends Relay {
         if (flow == null) {
             if (!selector.admits(s, client.getAddress())) {
                 drop(packet, DropReason.CLIENT_NOT_ALLOWED);
+                return;
+            }
+            if (!sessionGuard.admits(s, client.getAddress(), nowNs)) {
+                drop(packet, SessionGuard.CLIENT_RATE_LIMITED);
                 return;
             }
             flow = newFlow(s, client, nowNs);

@@ -53,8 +53,17 @@ final class RelayHarness implements AutoCloseable {
     /** @param setup adjusts the service before the runtime starts (e.g. its id width) */
     RelayHarness(Path dataDir, long stickyEntries, java.util.function.Consumer<EchoIdService> setup, int realCount,
                  String... realLines) throws Exception {
+        this(dataDir, stickyEntries, setup, "", "", realCount, realLines);
+    }
+
+    /**
+     * @param globalLines  extra global lines, e.g. "mclb max-transactions 50\n"
+     * @param vserverLines extra lines of the virtual server, e.g. " synguard 5\n"
+     */
+    RelayHarness(Path dataDir, long stickyEntries, java.util.function.Consumer<EchoIdService> setup,
+                 String globalLines, String vserverLines, int realCount, String... realLines) throws Exception {
         setup.accept(service);
-        StringBuilder cfg = new StringBuilder();
+        StringBuilder cfg = new StringBuilder(globalLines);
         cfg.append("mclb data-dir ").append(dataDir).append('\n');
         cfg.append("mclb sticky entries ").append(stickyEntries).append('\n');
         cfg.append("mclb event-loops 1\n");
@@ -75,8 +84,9 @@ final class RelayHarness implements AutoCloseable {
         cfg.append(" virtual 127.0.0.1 udp ").append(vipPort).append(" service ").append(EchoIdService.SERVICE)
                 .append('\n');
         cfg.append(" serverfarm ").append(FARM).append('\n');
+        cfg.append(vserverLines);
         cfg.append(" inservice\n");
-        MclbConfig config = ConfigParser.parse("test.cfg", cfg.toString(), dataDir, List.of(service));
+        MclbConfig config = ConfigParser.parse("test.cfg", cfg.toString(), dataDir, Modules.of(service).grammar());
         runtime = MclbRuntime.start(config, Modules.of(service), ServingGate.ALWAYS, clock);
     }
 

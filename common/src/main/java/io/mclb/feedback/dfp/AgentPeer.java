@@ -54,6 +54,11 @@ final class AgentPeer extends DfpHandler {
     }
 
     @Override
+    io.mclb.net.SecurityLog securityLog() {
+        return server.securityLog();
+    }
+
+    @Override
     void refused(DfpRefusal reason) {
         server.metrics().refused(reason);
     }

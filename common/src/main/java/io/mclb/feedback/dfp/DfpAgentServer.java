@@ -49,6 +49,7 @@ public final class DfpAgentServer implements AutoCloseable {
     private final String name;
     private final EventLoop loop;
     private final NanoClock clock;
+    private final io.mclb.net.SecurityLog security;
     private final WeightSource source;
     private final DfpMetrics metrics;
     private final Set<AgentPeer> peers = new LinkedHashSet<>();
@@ -64,6 +65,7 @@ public final class DfpAgentServer implements AutoCloseable {
         this.name = name;
         this.loop = loop;
         this.clock = clock;
+        this.security = new io.mclb.net.SecurityLog(clock);
         this.source = source;
         this.metrics = DfpMetrics.local(registry, name, this, s -> s.managers);
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
@@ -219,6 +221,11 @@ public final class DfpAgentServer implements AutoCloseable {
 
     long nowNs() {
         return clock.nanoTime();
+    }
+
+    /** Managers whose password does not verify, logged once per address per minute. */
+    io.mclb.net.SecurityLog securityLog() {
+        return security;
     }
 
     @Override

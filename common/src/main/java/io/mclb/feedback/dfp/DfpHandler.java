@@ -1,10 +1,13 @@
 package io.mclb.feedback.dfp;
 
+import io.mclb.net.SecurityLog;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
 
 /**
  * What both ends of a DFP connection do with a message the {@link DfpFrameDecoder} passed on:
@@ -15,6 +18,8 @@ import org.slf4j.LoggerFactory;
  */
 abstract class DfpHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(DfpHandler.class);
+    private static final String REFUSED = "dfp: message refused, its Security TLV is missing or its digest does not"
+            + " verify (reason security): the peers disagree on the DFP password";
 
     protected final DfpMessage msg = new DfpMessage();
     protected final DfpWriter writer = new DfpWriter();
@@ -23,6 +28,9 @@ abstract class DfpHandler extends ChannelInboundHandlerAdapter {
     abstract DfpPasswords passwords();
 
     abstract long nowNs();
+
+    /** The role's log of refused passwords (once per peer address per minute). */
+    abstract SecurityLog securityLog();
 
     /** The stream was refused (the connection is being closed). */
     abstract void refused(DfpRefusal reason);
@@ -39,6 +47,9 @@ abstract class DfpHandler extends ChannelInboundHandlerAdapter {
             }
             if (!passwords().accepts(msg, security, nowNs())) {
                 refused(DfpRefusal.SECURITY);
+                if (ctx.channel().remoteAddress() instanceof InetSocketAddress peer) {
+                    securityLog().warn(peer.getAddress(), "dfp", REFUSED);
+                }
                 ctx.close();
                 return;
             }

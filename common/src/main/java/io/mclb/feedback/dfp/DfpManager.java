@@ -42,6 +42,8 @@ public final class DfpManager implements AutoCloseable {
 
     private final EventLoop loop;
     private final NanoClock clock;
+    /** Agents whose password does not verify, logged once per address per minute. */
+    private final io.mclb.net.SecurityLog security;
     private final MeterRegistry registry;
     private final DfpWeights weights;
     private final Map<String, AgentSession> sessions = new LinkedHashMap<>();
@@ -59,6 +61,7 @@ public final class DfpManager implements AutoCloseable {
     public DfpManager(EventLoop loop, NanoClock clock, MeterRegistry registry, DfpWeights weights) {
         this.loop = loop;
         this.clock = clock;
+        this.security = new io.mclb.net.SecurityLog(clock);
         this.registry = registry;
         this.weights = weights;
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
@@ -267,6 +270,11 @@ public final class DfpManager implements AutoCloseable {
             if (channels.remove(s, ch)) {
                 s.onClosed(clock.nanoTime(), AgentState.TRYING, "connection closed by the agent");
             }
+        }
+
+        @Override
+        public io.mclb.net.SecurityLog securityLog() {
+            return security;
         }
 
         @Override

@@ -31,6 +31,8 @@ final class ManagerHandler extends DfpHandler {
         DfpPasswords passwords();
 
         long nowNs();
+
+        io.mclb.net.SecurityLog securityLog();
     }
 
     private final AgentSession session;
@@ -61,6 +63,11 @@ final class ManagerHandler extends DfpHandler {
     @Override
     long nowNs() {
         return events.nowNs();
+    }
+
+    @Override
+    io.mclb.net.SecurityLog securityLog() {
+        return events.securityLog();
     }
 
     @Override

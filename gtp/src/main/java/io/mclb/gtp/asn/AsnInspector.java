@@ -115,6 +115,9 @@ final class AsnInspector implements ServiceInspector<AsnTx> {
         if (pre || ends) {
             req.state(new AsnTx(msid, pre, ends));
         }
+        if (pre) {
+            req.startsSession(); // an MS entering the network: synguard counts it
+        }
     }
 
     @Override

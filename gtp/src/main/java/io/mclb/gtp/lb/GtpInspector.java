@@ -157,7 +157,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return;
         }
         long imsiRaw = d.imsiRaw(st);
-        req.request(seq, fingerprint);
+        req.request(seq, fingerprint).startsSession(); // v0/v1 Create PDP Context, v2 Create Session: synguard counts it
         if (st.stickyImsi()) {
             putLong(imsiBytes, imsiRaw);
             req.stickyKey().set(GtpModule.IMSI, st.stickyGroup(), imsiBytes, 0, 8);

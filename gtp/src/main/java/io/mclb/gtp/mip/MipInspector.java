@@ -109,7 +109,7 @@ final class MipInspector implements ServiceInspector<MipTx> {
         } else if (b != null) {
             req.followUp(id, fingerprint, b.real().id()).state(new MipTx(key, sub, false));
         } else {
-            req.request(id, fingerprint).keepCopy().state(new MipTx(key, sub, true));
+            req.request(id, fingerprint).keepCopy().startsSession().state(new MipTx(key, sub, true));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.mclb.ha.group;
 
+import io.mclb.net.SecurityLog;
 import io.mclb.time.NanoClock;
 
 import java.net.InetAddress;
@@ -26,6 +27,8 @@ final class HelloReceiver {
     private final HelloSockets sockets;
     private final HaMetrics metrics;
     private final NanoClock clock;
+    /** Badly authenticated hellos, logged once per sender per minute (issue 14 item 4). */
+    private final SecurityLog security;
     /** Per group and sender: the {boot id, sequence} of the last message accepted. */
     private final Map<String, long[]> lastSeen = new HashMap<>();
     private volatile boolean dropHellos;
@@ -35,6 +38,7 @@ final class HelloReceiver {
         this.sockets = sockets;
         this.metrics = metrics;
         this.clock = clock;
+        this.security = new SecurityLog(clock);
     }
 
     /** {@code ch} is the socket it came in on: a PROBE is answered on it. */
@@ -52,6 +56,11 @@ final class HelloReceiver {
         HelloCodec.Decoded d = groups.codec(g).decode(buf, len);
         if (d.refusal() != null) {
             metrics.refused(d.refusal());
+            if (d.refusal() == HelloCodec.Refusal.BAD_AUTH) {
+                security.warn(from.getAddress(), "ha-hello/" + g.config().name(), "ha group " + g.config().name()
+                        + ": hello refused, its authentication does not verify (bad_auth): the peers disagree on"
+                        + " 'standby G authentication md5 key-string'");
+            }
             return;
         }
         Hello h = d.hello();

@@ -69,6 +69,13 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
     private VserverRadius vr;
     /** Fixed when the listeners start: a changed request timeout reaches new listeners only. */
     private final Shape shape;
+    /** {@link io.mclb.net.SecurityLog} keys and lines, built once: nothing is allocated per bad datagram. */
+    private final String secretKey;
+    private final String clientKey;
+    private final String unknownNas;
+    private final String badRequestAuthenticator;
+    private final String badMessageAuthenticator;
+    private final String badResponse;
 
     RadiusInspector(RadiusRuntime rt, VirtualServer vs) {
         this.rt = rt;
@@ -83,6 +90,16 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 v == null ? VserverRadius.DEFAULT_REQUEST_TIMEOUT_MS : v.requestTimeoutMs(), passThrough);
         this.unverifiedRequests = passThrough ? unverified(rt, vs, "request") : null;
         this.unverifiedResponses = passThrough ? unverified(rt, vs, "response") : null;
+        String on = "radius vserver " + vs.name() + ": ";
+        this.secretKey = "radius-secret/" + vs.name();
+        this.clientKey = "radius-client/" + vs.name();
+        this.unknownNas = on + "request from a NAS no 'client' line names (radius_unknown_client)";
+        this.badRequestAuthenticator = on + "the NAS's Accounting-Request authenticator does not verify with its"
+                + " shared secret (radius_bad_authenticator): the NAS and mclb disagree on the secret";
+        this.badMessageAuthenticator = on + "the NAS's Message-Authenticator does not verify with its shared secret"
+                + " (radius_bad_message_authenticator): the NAS and mclb disagree on the secret";
+        this.badResponse = on + "the AAA server's answer does not verify with the real's secret"
+                + " (radius_bad_response_authenticator): the AAA server and mclb disagree on the secret";
     }
 
     private static Counter unverified(RadiusRuntime rt, VirtualServer vs, String direction) {
@@ -140,11 +157,16 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         }
         if (!passThrough) {
             if (nasSecret == null) {
+                rt.security.warn(nas, clientKey, unknownNas);
                 request.drop(RadiusDrops.UNKNOWN_CLIENT);
                 return;
             }
             bad = crypto.verifyRequest(p, nasSecret);
             if (bad != null) {
+                if (bad == RadiusDrops.BAD_AUTHENTICATOR || bad == RadiusDrops.BAD_MESSAGE_AUTHENTICATOR) {
+                    rt.security.warn(nas, secretKey,
+                            bad == RadiusDrops.BAD_AUTHENTICATOR ? badRequestAuthenticator : badMessageAuthenticator);
+                }
                 request.drop(bad);
                 return;
             }
@@ -185,6 +207,9 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
         tx.purgeOnAnswer = onOff && passThrough; // an unverified On/Off purges only once an AAA accepted it
         request.request(id, fingerprint).state(tx);
+        if (code == RadiusCodes.ACCESS_REQUEST || status == RadiusAttributes.ACCT_STATUS_START) {
+            request.startsSession(); // what begins a subscriber's session: synguard counts it
+        }
         if (!passThrough && v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
         } else if (!passThrough && v.injectAcct() && status == RadiusAttributes.ACCT_STATUS_START) {
@@ -318,6 +343,7 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         }
         bad = crypto.verifyResponse(p, tx.code, tx.realSecret, tx.upstreamAuth);
         if (bad == RadiusDrops.BAD_AUTHENTICATOR || bad == RadiusDrops.BAD_MESSAGE_AUTHENTICATOR) {
+            rt.security.warn(t.real().address(), secretKey, badResponse);
             return t.drop(RadiusDrops.BAD_RESPONSE_AUTHENTICATOR);
         }
         if (bad != null) {

@@ -3,6 +3,7 @@ package io.mclb.radius.lb;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
 import io.mclb.service.ServiceContext;
+import io.mclb.net.SecurityLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +25,15 @@ final class RadiusRuntime {
     volatile RealSecrets realSecrets = RealSecrets.EMPTY;
     final FramedIpIndex framedIps = new FramedIpIndex();
     final VsaCache vsas = new VsaCache();
+    /** Wrong secrets and unknown NASes, logged once per source per minute (issue 14 item 4). */
+    volatile SecurityLog security;
     private ScheduledExecutorService background;
 
     synchronized void start(ServiceContext c) {
         ctx = c;
+        if (security == null) {
+            security = new SecurityLog(c.clock());
+        }
         RadiusSettings before = settings;
         settings = RadiusSettings.from(c.config());
         settings.vservers.forEach((name, v) -> {
