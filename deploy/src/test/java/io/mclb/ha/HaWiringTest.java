@@ -53,6 +53,9 @@ class HaWiringTest {
             HttpResponse<String> view = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(view.statusCode()).isEqualTo(200);
+            // ready once the group is active (GET /readyz reports a group still electing as not ready)
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
             assertThat(view.body()).contains("\"host\":\"This host\"", "\"state\":\"Active\"", "\"host\":\"Other host\"");
             HttpResponse<String> act = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover/active"))
                     .header("Authorization", "Bearer ha-wiring").POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());

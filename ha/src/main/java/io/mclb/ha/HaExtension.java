@@ -122,7 +122,7 @@ public final class HaExtension implements RuntimeExtension {
                 return "HA group " + name + ": standby, not connected to the active's replication stream";
             }
             if (s != HsrpState.ACTIVE && s != HsrpState.STANDBY) {
-                return "HA group " + name + ": " + s + ", neither active nor standby yet";
+                return "HA group " + name + ": " + s.label() + ", neither active nor standby yet";
             }
         }
         return null;
