@@ -15,6 +15,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,8 +115,8 @@ public final class AdminServer implements AutoCloseable {
         AdminRefusals refusals = new AdminRefusals(rt.registry(), rt.clock());
         this.routes = new AdminRoutes(runtime, reloader, runningConfig, refusals);
         this.io = Transports.newGroup(1, "mclb-admin-io");
-        this.views = Executors.newFixedThreadPool(2, daemon("mclb-admin-view"));
-        this.actions = Executors.newSingleThreadExecutor(daemon("mclb-admin-action"));
+        this.views = Executors.newFixedThreadPool(2, new DefaultThreadFactory("mclb-admin-view", true));
+        this.actions = Executors.newSingleThreadExecutor(new DefaultThreadFactory("mclb-admin-action", true));
         try {
             SslContext ssl = options.tls() == null ? null : AdminTls.server(options.tls());
             this.tcp = bindTcp(ssl, refusals, rt.registry());
@@ -219,14 +220,6 @@ public final class AdminServer implements AutoCloseable {
         io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         views.shutdownNow();
         actions.shutdownNow();
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** The aggregator that counts the 413 it sends for a body past the limit. */
