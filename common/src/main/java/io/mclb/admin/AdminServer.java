@@ -1,34 +1,54 @@
 package io.mclb.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.mclb.metrics.MetricNames;
+import io.mclb.net.BindFailures;
+import io.mclb.net.Transports;
 import io.mclb.runtime.MclbRuntime;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The admin HTTP listener (DESIGN section 6): {@code GET /metrics} (Prometheus text, or
- * OpenMetrics when the scraper asks for it), {@code GET /api/v1/<what>} (JSON; {@code ?format=text}
- * gives the IOS-like table that {@code mclb show} prints), {@code POST /api/v1/reload}.
- * Off the data path: its own two threads.
+ * The admin plane (DESIGN section 6): {@code GET /metrics} (Prometheus text, or OpenMetrics when
+ * the scraper asks for it), {@code GET /healthz}, {@code GET /readyz}, {@code GET /api/v1/<what>}
+ * (JSON; {@code ?format=text} gives the IOS-like table that {@code mclb show} prints),
+ * {@code POST /api/v1/reload} and the modules' actions, on the TCP address and on the local socket
+ * {@code DATA_DIR/admin.sock} (what the CLI uses; see {@link AdminRoutes} for who may do what).
+ *
+ * <p>Event-driven on Netty's HTTP codec, off the data path: one I/O thread holds every connection
+ * (idle or half-sent ones cost a little memory and nothing else: {@link RequestDeadline} answers
+ * 408 when a request is not complete in time, {@link ConnectionCap} bounds how many there are,
+ * the codec and the aggregator bound their size); complete requests are answered on two view
+ * threads, and state changes one at a time on an action thread, so a slow reload never delays a scrape.
  */
 public final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
     static final String OPENMETRICS = "application/openmetrics-text; version=1.0.0; charset=utf-8";
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    static final int MAX_LINE = 4096;
+    static final int MAX_HEADERS = 8192;
+    static final int MAX_BODY = 65536;
 
     /** What {@code POST /api/v1/reload} runs: re-read the file and apply it. */
     public interface Reloader {
@@ -39,7 +59,7 @@ public final class AdminServer implements AutoCloseable {
     public record ReloadResult(boolean ok, List<String> errors, List<String> notes) {
     }
 
-    /** Extra views a module adds (e.g. {@code failover}, {@code gtp gsn}). */
+    /** Extra views a module adds (e.g. {@code failover}, {@code gtp gsn}): {@code GET /api/v1/NAME}. */
     public interface View {
         Table table(Map<String, String> query);
 
@@ -52,7 +72,10 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
-    /** An operator action a module adds ({@code POST /api/v1/NAME}, e.g. {@code failover/active}). */
+    /**
+     * An operator action a module adds ({@code POST /api/v1/NAME}, e.g. {@code failover/active}):
+     * state-changing, so over TCP it needs the admin token.
+     */
     public interface Action {
         ActionResult run(Map<String, String> query);
     }
@@ -61,175 +84,159 @@ public final class AdminServer implements AutoCloseable {
     public record ActionResult(boolean ok, String message) {
     }
 
-    private final HttpServer server;
-    private final ExecutorService executor;
-    private final Supplier<MclbRuntime> runtime;
-    private final Reloader reloader;
-    private final Supplier<String> runningConfig;
-    private final Map<String, View> extraViews = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<String, Action> actions = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A condition of {@code GET /readyz} (e.g. HA: standby and in sync). */
+    public interface Readiness {
+        /** @return null while ready, else a one-line reason */
+        String notReady();
+    }
 
+    private final AdminOptions options;
+    private final AdminRoutes routes;
+    private final EventLoopGroup io;
+    private final ExecutorService views;
+    private final ExecutorService actions;
+    private final Channel tcp;
+    private final LocalSocket local;
+
+    /** TCP only, no TLS, the default limits. */
     public AdminServer(InetSocketAddress address, Supplier<MclbRuntime> runtime, Reloader reloader,
                        Supplier<String> runningConfig) throws IOException {
-        this.runtime = runtime;
-        this.reloader = reloader;
-        this.runningConfig = runningConfig;
-        this.server = HttpServer.create(address, 16);
-        this.executor = Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "mclb-admin");
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/metrics", this::metrics);
-        server.createContext("/api/v1/", this::api);
+        this(AdminOptions.tcpOnly(address), runtime, reloader, runningConfig);
     }
 
-    public void addView(String name, View view) {
-        extraViews.put(name, view);
-    }
-
-    public void addAction(String name, Action action) {
-        actions.put(name, action);
-    }
-
-    public void start() {
-        server.start();
-        LOG.info("admin listener on http://{}", AdminViews.hostPort(address().getAddress(), address().getPort()));
-    }
-
-    public InetSocketAddress address() {
-        return server.getAddress();
-    }
-
-    private void metrics(HttpExchange ex) throws IOException {
-        try (ex) {
-            String accept = ex.getRequestHeaders().getFirst("Accept");
-            boolean om = accept != null && accept.contains("application/openmetrics-text");
-            String type = om ? OPENMETRICS : PROMETHEUS_TEXT;
-            String body = runtime.get().registry().scrape(type);
-            send(ex, 200, type, body);
+    /**
+     * Binds the listeners; they accept nothing before {@link #start()}, so that every view is
+     * registered by then.
+     */
+    public AdminServer(AdminOptions options, Supplier<MclbRuntime> runtime, Reloader reloader,
+                       Supplier<String> runningConfig) throws IOException {
+        this.options = options;
+        MclbRuntime rt = runtime.get();
+        AdminRefusals refusals = new AdminRefusals(rt.registry(), rt.clock());
+        this.routes = new AdminRoutes(runtime, reloader, runningConfig, refusals);
+        this.io = Transports.newGroup(1, "mclb-admin-io");
+        this.views = Executors.newFixedThreadPool(2, new DefaultThreadFactory("mclb-admin-view", true));
+        this.actions = Executors.newSingleThreadExecutor(new DefaultThreadFactory("mclb-admin-action", true));
+        try {
+            SslContext ssl = options.tls() == null ? null : AdminTls.server(options.tls());
+            this.tcp = bindTcp(ssl, refusals, rt.registry());
+            this.local = options.localSocket() == null ? null
+                    : LocalSocket.bind(io, options.localSocket(), pipeline(true, refusals), refusals);
+        } catch (IOException | RuntimeException e) {
+            shutdown();
+            throw e;
         }
     }
 
-    private void api(HttpExchange ex) throws IOException {
-        try (ex) {
-            URI uri = ex.getRequestURI();
-            String what = uri.getPath().substring("/api/v1/".length());
-            Map<String, String> q = query(uri.getRawQuery());
-            boolean text = "text".equals(q.get("format"));
-            if ("POST".equals(ex.getRequestMethod())) {
-                if (what.equals("reload")) {
-                    ReloadResult r = reloader.reload();
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("ok", r.ok());
-                    body.put("errors", r.errors());
-                    body.put("notes", r.notes());
-                    send(ex, r.ok() ? 200 : 400, "application/json", Json.write(body));
-                } else if (actions.containsKey(what)) {
-                    ActionResult r = actions.get(what).run(q);
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("ok", r.ok());
-                    body.put("message", r.message());
-                    send(ex, r.ok() ? 200 : 409, "application/json", Json.write(body));
-                } else {
-                    send(ex, 404, "text/plain", "unknown action " + what + "\n");
-                }
-                return;
-            }
-            if (what.equals("running-config")) {
-                String cfg = runningConfig.get();
-                send(ex, 200, text ? "text/plain" : "application/json",
-                        text ? cfg : Json.write(Map.of("running_config", cfg)));
-                return;
-            }
-            Table t;
-            try {
-                t = view(what, q);
-            } catch (ShowArgs.BadQualifier e) {
-                send(ex, 400, "text/plain", e.getMessage() + "\n");
-                return;
-            }
-            View x = extraView(what, q);
-            int status = x == null ? 200 : x.status(t, q);
-            if (t == null) {
-                send(ex, 404, "text/plain", "unknown view '" + what
-                        + "'; known: reals, vservers, serverfarms, sticky, conns, stats, probe, running-config"
-                        + (extraViews.isEmpty() ? "" : ", " + String.join(", ", extraViews.keySet())) + "\n");
-                return;
-            }
-            send(ex, status, text ? "text/plain" : "application/json", text ? t.toText() : t.toJson());
-        } catch (RuntimeException e) {
-            LOG.warn("admin request {} failed", ex.getRequestURI(), e);
-            send(ex, 500, "text/plain", "internal error: " + e + "\n");
+    private Channel bindTcp(SslContext ssl, AdminRefusals refusals, MeterRegistry registry) throws IOException {
+        ConnectionCap cap = new ConnectionCap(options.maxConnections(), refusals);
+        Gauge.builder(MetricNames.ADMIN_CONNECTIONS, cap, ConnectionCap::size)
+                .description("TCP connections to the admin listener now").register(registry);
+        ChannelInitializer<Channel> http = pipeline(false, refusals);
+        ServerBootstrap b = new ServerBootstrap().group(io).channel(Transports.tcpServer())
+                .option(ChannelOption.SO_BACKLOG, 1024).option(ChannelOption.AUTO_READ, false)
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (ssl != null) {
+                            ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+                        }
+                        ch.pipeline().addLast(cap, http);
+                    }
+                });
+        try {
+            return b.bind(options.tcp()).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding the admin listener", e);
+        } catch (Exception e) {
+            InetSocketAddress a = options.tcp();
+            throw new IOException(BindFailures.explain("admin listener " + a.getAddress().getHostAddress() + " tcp "
+                    + a.getPort(), a.getAddress(), a.getPort(), e), e);
         }
     }
 
-    private Table view(String what, Map<String, String> q) {
-        AdminViews v = new AdminViews(runtime.get());
-        return switch (what) {
-            case "reals" -> v.reals(ShowArgs.of(what, q));
-            case "vservers" -> v.vservers(ShowArgs.of(what, q));
-            case "serverfarms" -> v.serverfarms(ShowArgs.of(what, q));
-            case "sticky" -> v.sticky(ShowArgs.of(what, q), q.get("table"), parseInt(q.get("limit"), 1000));
-            case "conns" -> v.conns(ShowArgs.of(what, q), parseInt(q.get("limit"), 1000));
-            case "stats" -> v.stats();
-            case "probe" -> ProbeView.table(runtime.get(), ShowArgs.of(what, q), q);
-            default -> {
-                View x = extraView(what, q);
-                yield x == null ? null : x.table(q);
+    /** The HTTP part of a connection's pipeline, after TLS and the connection cap. */
+    ChannelInitializer<Channel> pipeline(boolean overLocal, AdminRefusals refusals) {
+        AdminHttpHandler handler = new AdminHttpHandler(routes, overLocal, views, actions, refusals);
+        long timeoutMs = TimeUnit.SECONDS.toMillis(options.timeoutSeconds());
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ChannelPipeline p = ch.pipeline();
+                p.addLast(new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192));
+                p.addLast(new RequestDeadline(timeoutMs, refusals));
+                p.addLast(new CountingAggregator(MAX_BODY, refusals));
+                p.addLast(handler);
             }
         };
     }
 
-    /** A module's view: {@code NAME}, or {@code NAME/ITEM} with ITEM passed as the query's {@code item}. */
-    private View extraView(String what, Map<String, String> q) {
-        View x = extraViews.get(what);
-        int slash = what.indexOf('/');
-        if (x == null && slash > 0) {
-            x = extraViews.get(what.substring(0, slash));
-            if (x != null) {
-                q.put("item", what.substring(slash + 1));
-            }
-        }
-        return x;
+    public void addView(String name, View view) {
+        routes.views.put(name, view);
     }
 
-    private static int parseInt(String s, int dflt) {
-        try {
-            return s == null ? dflt : Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            return dflt;
-        }
+    public void addAction(String name, Action action) {
+        routes.actions.put(name, action);
     }
 
-    private static Map<String, String> query(String raw) {
-        Map<String, String> q = new HashMap<>();
-        if (raw == null) {
-            return q;
-        }
-        for (String kv : raw.split("&")) {
-            int i = kv.indexOf('=');
-            String k = i < 0 ? kv : kv.substring(0, i);
-            String v = i < 0 ? "" : kv.substring(i + 1);
-            q.put(java.net.URLDecoder.decode(k, StandardCharsets.UTF_8),
-                    java.net.URLDecoder.decode(v, StandardCharsets.UTF_8));
-        }
-        return q;
+    /** One more condition for {@code GET /readyz}. */
+    public void addReadiness(Readiness check) {
+        routes.readiness.add(check);
     }
 
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", type);
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
+    public void start() {
+        tcp.config().setAutoRead(true);
+        if (local != null) {
+            local.start();
         }
+        LOG.info("admin listener on {}://{}{}", options.tls() == null ? "http" : "https",
+                AdminViews.hostPort(address().getAddress(), address().getPort()),
+                local == null ? "" : " and the local socket " + options.localSocket());
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) tcp.localAddress();
+    }
+
+    /** The local socket the CLI uses, or null when there is none. */
+    public Path localSocket() {
+        return local == null ? null : options.localSocket();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        routes.stopping();
+        if (tcp != null) {
+            tcp.close().syncUninterruptibly();
+        }
+        if (local != null) {
+            local.close();
+        }
+        shutdown();
+    }
+
+    private void shutdown() {
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        views.shutdownNow();
+        actions.shutdownNow();
+    }
+
+    /** The aggregator that counts the 413 it sends for a body past the limit. */
+    private static final class CountingAggregator extends HttpObjectAggregator {
+        private final AdminRefusals refusals;
+
+        CountingAggregator(int maxBody, AdminRefusals refusals) {
+            super(maxBody);
+            this.refusals = refusals;
+        }
+
+        @Override
+        protected void handleOversizedMessage(io.netty.channel.ChannelHandlerContext ctx,
+                                              io.netty.handler.codec.http.HttpMessage oversized) throws Exception {
+            refusals.refuse(AdminRefusals.Reason.TOO_LARGE, AdminHttpHandler.source(ctx.channel()),
+                    "a request body over " + MAX_BODY + " bytes (413)");
+            super.handleOversizedMessage(ctx, oversized);
+        }
     }
 }

@@ -27,6 +27,7 @@ final class GlobalParser {
     final Map<String, ServerFarmConfig> farms = new LinkedHashMap<>();
     final Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
     final List<ExtensionLine> extensions = new ArrayList<>();
+    private final Map<String, SourceRef> adminLines = new java.util.HashMap<>();
 
     GlobalParser(ParseContext ctx, Path baseDir) {
         this.ctx = ctx;
@@ -151,6 +152,10 @@ final class GlobalParser {
         }
         switch (t.get(1).toLowerCase(Locale.ROOT)) {
             case "admin" -> {
+                if (AdminLineParser.isAdminLine(t)) {
+                    adminLine(l);
+                    return true;
+                }
                 InetAddress a = Args.address(t, 2, "mclb admin");
                 int port = Args.integer(t, 3, "mclb admin " + t.get(2) + " port", 1, 65535);
                 Args.end(t, 3, "mclb admin " + t.get(2) + " " + port);
@@ -204,6 +209,20 @@ final class GlobalParser {
             }
         }
         return true;
+    }
+
+    /** {@code mclb admin token|tls|max-connections|timeout ...}: once each. */
+    private void adminLine(Tokenizer.Line l) throws BadLine {
+        List<String> t = l.tokens();
+        String word = t.get(2).toLowerCase(Locale.ROOT);
+        SourceRef first = adminLines.get(word);
+        if (first != null) {
+            throw new BadLine("mclb admin " + word + ": duplicate line, first at line " + first.line()
+                    + "; allowed once");
+        }
+        AdminLine record = AdminLineParser.parse(t, this::resolve);
+        adminLines.put(word, ctx.at(l));
+        extensions.add(new ExtensionLine(AdminLine.OWNER, t, List.of(), ctx.at(l), record));
     }
 
     private Path resolve(Path p) {

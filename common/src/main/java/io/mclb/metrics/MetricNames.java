@@ -95,4 +95,8 @@ public final class MetricNames {
     public static final String REAL_RESPONSES = "mclb.real.responses";
     /** gauge: entries the sticky table was created for ({@code mclb sticky entries} of its first start). */
     public static final String STICKY_CAPACITY = "mclb.sticky.capacity";
+    /** counter {reason}: admin requests and connections refused (tokens, limits, timeouts), {@link io.mclb.admin.AdminRefusals}. */
+    public static final String ADMIN_REFUSALS = "mclb.admin.refusals";
+    /** gauge: TCP connections to the admin listener now (idle and half-sent ones included). */
+    public static final String ADMIN_CONNECTIONS = "mclb.admin.connections";
 }

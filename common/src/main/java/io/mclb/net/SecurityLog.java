@@ -22,6 +22,8 @@ public final class SecurityLog {
     static final int MAX_SOURCES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger("io.mclb.security");
     private static final List<Consumer<String>> OBSERVERS = new CopyOnWriteArrayList<>();
+    /** Stands for the local socket's peers, which have no address. */
+    private static final InetAddress LOCAL = InetAddress.getLoopbackAddress();
     private final NanoClock clock;
     private final ConcurrentHashMap<String, ConcurrentHashMap<InetAddress, AtomicLong>> lastLogged = new ConcurrentHashMap<>();
 
@@ -29,8 +31,14 @@ public final class SecurityLog {
         this.clock = clock;
     }
 
-    /** Logs {@code message} with the source address unless this source and key were logged within the minute. */
+    /**
+     * Logs {@code message} with the source address unless this source and key were logged within
+     * the minute. A null source is the local admin socket (it has no address).
+     */
     public boolean warn(InetAddress source, String key, String message) {
+        if (source == null) {
+            source = LOCAL;
+        }
         long now = clock.nanoTime();
         ConcurrentHashMap<InetAddress, AtomicLong> last = lastLogged.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
         AtomicLong at = last.get(source);
@@ -45,7 +53,8 @@ public final class SecurityLog {
                 return false;
             }
         }
-        String line = message + " (from " + source.getHostAddress() + "; logged at most once a minute per source)";
+        String from = source == LOCAL ? "the local socket" : source.getHostAddress();
+        String line = message + " (from " + from + "; logged at most once a minute per source)";
         LOG.warn(line);
         OBSERVERS.forEach(o -> o.accept(line));
         return true;

@@ -15,6 +15,10 @@ public interface ExtensionHost {
     /** {@code POST /api/v1/NAME}, e.g. {@code failover/active}. */
     void addAction(String name, AdminServer.Action action);
 
+    /** One more condition of {@code GET /readyz} (e.g. HA: active, or standby and in sync). */
+    default void addReadiness(AdminServer.Readiness check) {
+    }
+
     /**
      * Asked before every local reload ({@code mclb reload}, SIGHUP, admin POST); a non-null answer
      * refuses the reload with that message and the running configuration stays.

@@ -6,7 +6,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
@@ -49,7 +48,11 @@ public final class FailoverCommand implements Callable<Integer> {
     static int post(AdminTarget target, String action, String group) throws Exception {
         String path = "/api/v1/failover/" + action
                 + (group == null ? "" : "?group=" + URLEncoder.encode(group, StandardCharsets.UTF_8));
-        HttpResponse<String> r = new AdminClient(target.baseUrl()).post(path);
+        AdminClient.Reply r = target.client().post(path);
+        if (r.statusCode() == 401 || r.statusCode() == 403) {
+            System.err.print(r.body());
+            return 1;
+        }
         if (r.statusCode() == 404) {
             System.err.println("this mclb runs no HA group (no 'standby' lines in its configuration)");
             return 1;

@@ -3,7 +3,6 @@ package io.mclb.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.net.http.HttpResponse;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +18,13 @@ public final class ReloadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        HttpResponse<String> r = new AdminClient(target.baseUrl()).post("/api/v1/reload");
+        AdminClient.Reply r = target.client().post("/api/v1/reload");
         String body = r.body();
+        if (r.statusCode() == 401 || r.statusCode() == 403) {
+            System.err.print(body);
+            System.out.println("reload refused: not authorized");
+            return 1;
+        }
         boolean ok = r.statusCode() == 200;
         for (String line : strings(body, "errors")) {
             System.err.println(line);

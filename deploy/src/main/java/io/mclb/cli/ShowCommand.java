@@ -6,7 +6,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,7 +40,7 @@ public final class ShowCommand implements Callable<Integer> {
         if (limit != null) {
             path.append("&limit=").append(limit);
         }
-        HttpResponse<String> r = new AdminClient(target.baseUrl()).get(path.toString());
+        AdminClient.Reply r = target.client().get(path.toString());
         if (r.statusCode() != 200) {
             System.err.print(r.body());
             return 1;

@@ -1,5 +1,6 @@
 package io.mclb.server;
 
+import io.mclb.admin.AdminOptions;
 import io.mclb.admin.AdminServer;
 import io.mclb.config.ConfigError;
 import io.mclb.config.ConfigException;
@@ -14,9 +15,7 @@ import io.mclb.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.mclb.net.BindFailures;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -75,13 +74,12 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
         AdminServer admin;
         MclbServer[] self = new MclbServer[1];
         try {
-            admin = new AdminServer(config.global().admin(), () -> rt, () -> self[0].reload(),
+            admin = new AdminServer(AdminOptions.of(config), () -> rt, () -> self[0].reload(),
                     () -> ConfigWriter.write(rt.config()));
         } catch (IOException e) {
+            // the message already names the listener and what to do (BindFailures)
             rt.close();
-            InetSocketAddress a = config.global().admin();
-            throw new IOException(BindFailures.explain("admin listener " + a.getAddress().getHostAddress() + " tcp "
-                    + a.getPort(), a.getAddress(), a.getPort(), e), e);
+            throw e;
         }
         self[0] = new MclbServer(configFile, overrides, modules, rt, admin);
         for (var m : modules.services()) {
@@ -179,6 +177,11 @@ public final class MclbServer implements AutoCloseable, ExtensionHost {
     @Override
     public void addAction(String name, AdminServer.Action action) {
         admin.addAction(name, action);
+    }
+
+    @Override
+    public void addReadiness(AdminServer.Readiness check) {
+        admin.addReadiness(check);
     }
 
     @Override

@@ -35,7 +35,11 @@ class HaWiringTest {
         int vport = io.mclb.testing.Ports.freeUdp("127.0.0.1");
         int haPort = io.mclb.testing.Ports.freeUdp("127.0.0.1");
         Path cfg = dir.resolve("mclb.cfg");
-        Files.writeString(cfg, "mclb admin 127.0.0.1 " + admin + "\nmclb data-dir " + dir.resolve("data")
+        // failover over TCP is a state change: it needs the admin token
+        Path token = dir.resolve("admin.token");
+        Files.writeString(token, "ha-wiring\n");
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.writeString(cfg, "mclb admin 127.0.0.1 " + admin + "\nmclb admin token " + token + "\nmclb data-dir " + dir.resolve("data")
                 + "\nmclb sticky entries 10000\nmclb ha vip-control noop\nmclb ha port " + haPort + "\n"
                 + "interface lo\n ip address 127.0.0.1 255.0.0.0\n standby 5 ip 127.0.0.100\n"
                 + " standby 5 timers msec 50 msec 200\n standby 5 name T\n"
@@ -49,9 +53,12 @@ class HaWiringTest {
             HttpResponse<String> view = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(view.statusCode()).isEqualTo(200);
+            // ready once the group is active (GET /readyz reports a group still electing as not ready)
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
+                    URI.create(base + "/readyz")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
             assertThat(view.body()).contains("\"host\":\"This host\"", "\"state\":\"Active\"", "\"host\":\"Other host\"");
             HttpResponse<String> act = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/failover/active"))
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                    .header("Authorization", "Bearer ha-wiring").POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(act.statusCode()).isEqualTo(200);
             await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
                     URI.create(base + "/api/v1/failover?format=text")).build(), HttpResponse.BodyHandlers.ofString())

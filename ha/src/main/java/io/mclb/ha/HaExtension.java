@@ -5,6 +5,7 @@ import io.mclb.service.ConfigSyntax;
 import io.mclb.config.MclbConfig;
 import io.mclb.ha.group.GroupConfig;
 import io.mclb.ha.group.GroupManager;
+import io.mclb.ha.group.HsrpState;
 import io.mclb.ha.group.LinkState;
 import io.mclb.ha.group.LinuxInterfaceTestIo;
 import io.mclb.ha.group.StandbyGroup;
@@ -106,6 +107,30 @@ public final class HaExtension implements RuntimeExtension {
                         + (q.get("group") == null ? " in every group" : " in group " + q.get("group"))
                         + " (no preempt until 'mclb failover reset' or 'mclb failover active')"));
         host.addReloadGuard(this::refuseReload);
+        host.addReadiness(this::notReady);
+    }
+
+    /**
+     * {@code GET /readyz}: every group active, or standby (and, for the group replication follows,
+     * connected to the active's stream); a group still electing is not ready.
+     */
+    private String notReady() {
+        GroupManager m = manager;
+        if (m == null) {
+            return null;
+        }
+        HaReplication r = replication;
+        for (var g : m.groups().values()) {
+            String name = g.config().name();
+            HsrpState s = g.state();
+            if (s == HsrpState.STANDBY && r != null && r.group().equals(name) && !r.connected()) {
+                return "HA group " + name + ": standby, not connected to the active's replication stream";
+            }
+            if (s != HsrpState.ACTIVE && s != HsrpState.STANDBY) {
+                return "HA group " + name + ": " + s.label() + ", neither active nor standby yet";
+            }
+        }
+        return null;
     }
 
     private static AdminServer.ActionResult answer(List<String> refusals, String done) {

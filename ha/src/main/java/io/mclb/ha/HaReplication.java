@@ -224,6 +224,11 @@ final class HaReplication implements AutoCloseable {
         return t;
     }
 
+    /** The HA group whose role it follows. */
+    String group() {
+        return group;
+    }
+
     /** True while the stream to or from the peer is up. */
     boolean connected() {
         return replicator.connected();

@@ -1,33 +1,19 @@
 package io.mclb.ha.replication;
 
+import io.mclb.net.PemFiles;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Netty TLS contexts for the replication stream from PEM files, read with Bouncy Castle's
- * {@link PEMParser} (keys: SEC1 {@code EC PRIVATE KEY}, PKCS#1 {@code RSA PRIVATE KEY}, unencrypted
- * PKCS#8) and converted with the default JCA provider so the JDK SSLEngine accepts them (shared
- * peers.md section 4). Both sides present a certificate and require the other's to chain to the
- * configured CA: mutual authentication. Host names are not checked; the peer address is (the
+ * Netty TLS contexts for the replication stream from PEM files ({@link PemFiles}). Both sides
+ * present a certificate and require the other's to chain to the configured CA: mutual authentication. Host names are not checked; the peer address is (the
  * active accepts only REMOTE-IP) and the frames carry the HMAC as well.
  */
 final class ReplicationTls {
@@ -37,46 +23,17 @@ final class ReplicationTls {
     }
 
     static SslContext server(ReplicationConfig.TlsFiles f) throws IOException, GeneralSecurityException {
-        return SslContextBuilder.forServer(key(f.key()), certs(f.cert()).toArray(new X509Certificate[0]))
-                .trustManager(certs(f.ca())).clientAuth(ClientAuth.REQUIRE).sslProvider(SslProvider.JDK)
+        return SslContextBuilder.forServer(PemFiles.key(f.key()),
+                        PemFiles.certs(f.cert()).toArray(new X509Certificate[0]))
+                .trustManager(PemFiles.certs(f.ca())).clientAuth(ClientAuth.REQUIRE).sslProvider(SslProvider.JDK)
                 .protocols(PROTOCOLS).build();
     }
 
     static SslContext client(ReplicationConfig.TlsFiles f) throws IOException, GeneralSecurityException {
-        return SslContextBuilder.forClient().keyManager(key(f.key()), certs(f.cert()).toArray(new X509Certificate[0]))
-                .trustManager(certs(f.ca())).sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
+        return SslContextBuilder.forClient()
+                .keyManager(PemFiles.key(f.key()), PemFiles.certs(f.cert()).toArray(new X509Certificate[0]))
+                .trustManager(PemFiles.certs(f.ca())).sslProvider(SslProvider.JDK).protocols(PROTOCOLS)
                 // Netty 4.2 verifies host names by default; peers are named by address, checked apart
                 .endpointIdentificationAlgorithm(null).build();
-    }
-
-    static PrivateKey key(Path file) throws IOException {
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII); PEMParser p = new PEMParser(r)) {
-            Object o = p.readObject();
-            JcaPEMKeyConverter conv = new JcaPEMKeyConverter();
-            if (o instanceof PEMKeyPair kp) {
-                // the private part alone: a SEC1 key may omit its optional public key (JcaPEMWriter does)
-                return conv.getPrivateKey(kp.getPrivateKeyInfo());
-            }
-            if (o instanceof PrivateKeyInfo info) {
-                return conv.getPrivateKey(info);
-            }
-            throw new IOException(file + ": no unencrypted private key (PEM EC/RSA/PKCS#8) found");
-        }
-    }
-
-    static List<X509Certificate> certs(Path file) throws IOException, GeneralSecurityException {
-        List<X509Certificate> out = new ArrayList<>();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII); PEMParser p = new PEMParser(r)) {
-            JcaX509CertificateConverter conv = new JcaX509CertificateConverter();
-            for (Object o = p.readObject(); o != null; o = p.readObject()) {
-                if (o instanceof X509CertificateHolder h) {
-                    out.add(conv.getCertificate(h));
-                }
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IOException(file + ": no PEM certificate found");
-        }
-        return out;
     }
 }

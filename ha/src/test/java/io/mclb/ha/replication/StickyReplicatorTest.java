@@ -1,5 +1,6 @@
 package io.mclb.ha.replication;
 
+import io.mclb.testing.TestPki;
 import io.mclb.sticky.StickyChangeListener.RemoveReason;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -328,16 +329,20 @@ class StickyReplicatorTest {
         Node c = node("c");
         a.put(1, 1);
         ReplicationConfig base = Node.config("casa-secret");
-        InetSocketAddress bound = a.replicator.startActive(base.withTls(pki.leaf("node-a")));
-        c.replicator.startStandby(base.withTls(rogue.leaf("intruder")).withPort(bound.getPort()), null);
+        InetSocketAddress bound = a.replicator.startActive(base.withTls(tls(pki.leaf("node-a"))));
+        c.replicator.startStandby(base.withTls(tls(rogue.leaf("intruder"))).withPort(bound.getPort()), null);
         await().atMost(WAIT).until(() -> a.counter(ReplicationMetrics.REFUSED, "reason", "tls")
                 + c.counter(ReplicationMetrics.REFUSED, "reason", "tls") >= 1);
         c.replicator.stop();
         assertThat(c.table.size()).isZero();
-        b.replicator.startStandby(base.withTls(pki.leaf("node-b")).withPort(bound.getPort()), null);
+        b.replicator.startStandby(base.withTls(tls(pki.leaf("node-b"))).withPort(bound.getPort()), null);
         a.put(2, 2);
         await().atMost(WAIT).until(() -> b.contents().equals(a.contents()) && b.table.size() == 2);
         assertThat(new String(java.nio.file.Files.readAllBytes(pki.caFile()), StandardCharsets.US_ASCII))
                 .startsWith("-----BEGIN CERTIFICATE-----");
+    }
+
+    private static ReplicationConfig.TlsFiles tls(TestPki.Leaf leaf) {
+        return new ReplicationConfig.TlsFiles(leaf.cert(), leaf.key(), leaf.ca());
     }
 }
