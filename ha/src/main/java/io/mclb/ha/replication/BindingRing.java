@@ -3,17 +3,12 @@ package io.mclb.ha.replication;
 import io.mclb.binding.Binding;
 import io.mclb.binding.BindingTable;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A bounded, lock-free, allocation-free queue of binding changes (a binding opened or refreshed,
  * or closed): many producers (the event loops and the binding ager, through the tables'
- * {@link BindingTable.ChangeListener}), one consumer (the replication event loop). The same
- * Vyukov scheme as {@link ChangeRing}: slot {@code i = pos & mask} belongs to the producer that
- * claimed {@code pos} while {@code seqs[i] == pos}, is published with {@code seqs[i] = pos + 1}
- * and freed by the consumer with {@code seqs[i] = head + capacity}, so the plain slot arrays are
- * ordered by the sequence writes.
+ * {@link BindingTable.ChangeListener}), one consumer (the replication event loop), sequenced by
+ * {@link RingSlots} like {@link ChangeRing}.
  *
  * <p>A slot holds a reference to the binding, not its bytes: it is encoded when drained, so a
  * binding refreshed meanwhile goes out with its latest expiry, and a close carries only its key.
@@ -22,15 +17,11 @@ final class BindingRing {
     static final byte OPEN = 1;
     static final byte CLOSE = 2;
 
-    private final int mask;
+    private final RingSlots slots;
     private final byte[] ops;
     private final BindingTable<?>[] tables;
     private final Binding[] bindings;
     private final long[] epochMicros;
-    private final AtomicLongArray seqs;
-    private final AtomicLong tail = new AtomicLong();
-    /** Written by the consumer only; volatile so the backlog gauge can read it. */
-    private volatile long head;
 
     /** Visits one change; references are cleared from the slot after the call. */
     interface Visitor {
@@ -38,61 +29,39 @@ final class BindingRing {
     }
 
     BindingRing(int capacity) {
-        if (Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
-        }
-        mask = capacity - 1;
+        slots = new RingSlots(capacity);
         ops = new byte[capacity];
         tables = new BindingTable<?>[capacity];
         bindings = new Binding[capacity];
         epochMicros = new long[capacity];
-        seqs = new AtomicLongArray(capacity);
-        for (int i = 0; i < capacity; i++) {
-            seqs.set(i, i);
-        }
     }
 
     /** Any thread. False if the ring is full (nothing queued). */
     boolean offer(byte op, BindingTable<?> table, Binding b, long micros) {
-        long pos = tail.get();
-        while (true) {
-            long dif = seqs.get((int) (pos & mask)) - pos;
-            if (dif == 0) {
-                if (tail.weakCompareAndSetVolatile(pos, pos + 1)) {
-                    break;
-                }
-                pos = tail.get();
-            } else if (dif < 0) {
-                return false;
-            } else {
-                pos = tail.get();
-            }
+        long pos = slots.claim();
+        if (pos < 0) {
+            return false;
         }
-        int i = (int) (pos & mask);
+        int i = slots.index(pos);
         ops[i] = op;
         tables[i] = table;
         bindings[i] = b;
         epochMicros[i] = micros;
-        seqs.lazySet(i, pos + 1);
+        slots.publish(pos);
         return true;
     }
 
     /** Consumer thread only. Visits up to {@code max} changes in order; returns how many. */
     int drain(Visitor v, int max) {
-        long h = head;
         int n = 0;
-        while (n < max) {
-            int i = (int) (h & mask);
-            if (seqs.get(i) != h + 1) {
-                break;
-            }
+        long h;
+        while (n < max && (h = slots.next()) >= 0) {
+            int i = slots.index(h);
             v.change(ops[i], tables[i], bindings[i], epochMicros[i]);
             tables[i] = null;
             bindings[i] = null;
-            seqs.lazySet(i, h + mask + 1);
-            h++;
+            slots.free(h);
             n++;
-            head = h;
         }
         return n;
     }
@@ -103,6 +72,6 @@ final class BindingRing {
     }
 
     long size() {
-        return Math.max(0, tail.get() - head);
+        return slots.size();
     }
 }

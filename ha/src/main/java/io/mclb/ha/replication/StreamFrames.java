@@ -81,17 +81,8 @@ final class StreamFrames {
 
     /** Writes up to {@code max} queued binding changes as one buffer, one frame each; returns how many. */
     int writeBindingChanges(BindingRing ring, int max, long nowNs) {
-        out = ch.alloc().heapBuffer(CHANGES_BUFFER);
         bindingNowNs = nowNs;
-        int n = ring.drain(bindingWriter, max);
-        ByteBuf b = out;
-        out = null;
-        if (n == 0) {
-            b.release();
-            return 0;
-        }
-        send(b, n);
-        return n;
+        return drainInto(() -> ring.drain(bindingWriter, max), false);
     }
 
     /** @param entries whole open entries; the future completes when the socket took them (back-pressure) */
@@ -116,8 +107,13 @@ final class StreamFrames {
      * @return how many changes were taken from the ring
      */
     int writeChanges(ChangeRing ring, int max, boolean cutMidFrameForTest) {
+        return drainInto(() -> ring.drain(writer, max), cutMidFrameForTest);
+    }
+
+    /** Drains a ring into one buffer (its visitor appends to {@link #out}) and sends it; returns how many. */
+    private int drainInto(java.util.function.IntSupplier drain, boolean cutMidFrameForTest) {
         out = ch.alloc().heapBuffer(CHANGES_BUFFER);
-        int n = ring.drain(writer, max);
+        int n = drain.getAsInt();
         ByteBuf b = out;
         out = null;
         if (n == 0) {
