@@ -55,7 +55,14 @@ class HaFailoverInteropIT {
     }
 
     private void scenario(Netns br, Netns a, Netns b, Netns client, Netns farm) throws Exception {
-        segment(br, a, b, client, farm);
+        sh(br, "ip", "link", "add", "br0", "type", "bridge");
+        sh(br, "ip", "link", "set", "br0", "up");
+        attach(br, a, "veth-a", "10.99.0.2/24");
+        attach(br, b, "veth-b", "10.99.0.3/24");
+        attach(br, client, "veth-c", "10.99.0.10/24");
+        attach(br, farm, "veth-f", "10.99.0.21/24");
+        sh(farm, "ip", "addr", "add", "10.99.0.22/24", "dev", "veth-f");
+        sh(farm, "ip", "addr", "add", "10.99.0.23/24", "dev", "veth-f");
         NsProcess sim = MclbProcess.startJava(farm, "ggsn-sim", "sim", "gtp", "-l",
                 "10.99.0.21:2123,10.99.0.22:2123,10.99.0.23:2123");
         farm.awaitUdpListening(sim, Duration.ofSeconds(60), "10.99.0.21:2123", "10.99.0.22:2123", "10.99.0.23:2123");
@@ -221,21 +228,6 @@ class HaFailoverInteropIT {
         return p;
     }
 
-    /**
-     * The pair's segment: bridge br0 in {@code br}; A 10.99.0.2, B 10.99.0.3, the client 10.99.0.10
-     * and the GGSN addresses 10.99.0.21-23 (all in {@code farm}), each namespace on its own veth.
-     */
-    static void segment(Netns br, Netns a, Netns b, Netns client, Netns farm) throws Exception {
-        sh(br, "ip", "link", "add", "br0", "type", "bridge");
-        sh(br, "ip", "link", "set", "br0", "up");
-        attach(br, a, "veth-a", "10.99.0.2/24");
-        attach(br, b, "veth-b", "10.99.0.3/24");
-        attach(br, client, "veth-c", "10.99.0.10/24");
-        attach(br, farm, "veth-f", "10.99.0.21/24");
-        sh(farm, "ip", "addr", "add", "10.99.0.22/24", "dev", "veth-f");
-        sh(farm, "ip", "addr", "add", "10.99.0.23/24", "dev", "veth-f");
-    }
-
     /** A veth pair: {@code name} in {@code ns} with {@code cidr}, its peer on br0 in {@code br}. */
     private static void attach(Netns br, Netns ns, String name, String cidr) throws Exception {
         String peer = "p-" + name;
@@ -271,7 +263,7 @@ class HaFailoverInteropIT {
     }
 
     /** SIGKILL, as {@code kill -9}: no resign, no clean close. */
-    static void kill9(MclbProcess m) throws Exception {
+    private static void kill9(MclbProcess m) throws Exception {
         ProcessHandle.of(m.process().pid()).ifPresent(ProcessHandle::destroyForcibly);
         m.process().waitFor(Duration.ofSeconds(5));
         // the next start on this node writes mclb.log again: keep this one's log
@@ -284,7 +276,7 @@ class HaFailoverInteropIT {
     }
 
     /** This node's state; "?" until the view exists (the admin listener answers before extensions start). */
-    static String state(MclbProcess m) throws Exception {
+    private static String state(MclbProcess m) throws Exception {
         String body;
         try {
             body = m.get("/api/v1/failover");
@@ -298,7 +290,7 @@ class HaFailoverInteropIT {
         return x.find() ? x.group(1) : "?";
     }
 
-    static void awaitState(MclbProcess m, String want, Duration within) throws Exception {
+    private static void awaitState(MclbProcess m, String want, Duration within) throws Exception {
         long end = System.nanoTime() + within.toNanos();
         String s;
         while (!(s = state(m)).startsWith(want)) {
