@@ -65,13 +65,20 @@ public final class UdpSockets {
     }
 
     /**
-     * A bootstrap for a probe's socket toward one real: one small answer per check, so no
-     * recvmmsg batch and default kernel buffers (thousands of these sockets must stay cheap).
+     * A bootstrap for a probe's socket, shared by the checks of one probe on one loop: the answers
+     * of a check slot arrive together, so recvmmsg batches and a 1 MiB receive buffer.
      */
     public static Bootstrap probe(InetAddress family) {
-        return new Bootstrap().channelFactory(Transports.datagramFactory(family))
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(PROBE_DATAGRAM));
+        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
+                .option(ChannelOption.SO_RCVBUF, PROBE_SOCKET_BUFFER_BYTES)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(PROBE_DATAGRAM * READ_BATCH));
+        if (Transports.nativeEpoll()) {
+            b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, PROBE_DATAGRAM);
+        }
+        return b;
     }
+
+    private static final int PROBE_SOCKET_BUFFER_BYTES = 1024 * 1024;
 
     /** Largest probe answer read whole (RADIUS and DNS answers fit; a longer one is judged on its start). */
     public static final int PROBE_DATAGRAM = 4096;

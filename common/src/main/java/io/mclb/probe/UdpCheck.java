@@ -1,22 +1,16 @@
 package io.mclb.probe;
 
-import io.mclb.net.UdpSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.ReferenceCountUtil;
 
 import java.net.InetSocketAddress;
 
 /**
- * A request/answer probe over UDP (GTP echo, RADIUS Status-Server, DNS, custom udp): one socket of
- * its own toward one real, one request per run, the first answer from the real's address that the
- * type {@link #judge judges} decides the run. Confined to the context's loop; the socket is bound
- * asynchronously on first use, and a run started before the bind completes is sent then.
+ * A request/answer probe over UDP (GTP echo, RADIUS Status-Server, DNS, custom udp) toward one
+ * real: one request per run, the first answer from the real's address and port that the type
+ * {@link #judge judges} decides the run. The socket is the loop's {@link UdpProbeSocket} of the
+ * probe, bound asynchronously on first use; a run started before the bind completes is sent then.
+ * Confined to the context's loop.
  */
 public abstract class UdpCheck implements ProbeCheck {
     /** What {@link #judge} says about one datagram from the target. */
@@ -24,8 +18,8 @@ public abstract class UdpCheck implements ProbeCheck {
 
     private final ProbeContext ctx;
     private final InetSocketAddress target;
-    private Channel channel;
-    private boolean bound;
+    private final Member member = new Member();
+    private UdpProbeSocket socket;
     private boolean closed;
     private ProbeResult inFlight;
     private String failReason;
@@ -60,42 +54,18 @@ public abstract class UdpCheck implements ProbeCheck {
 
     @Override
     public final void run(ProbeResult result) {
-        inFlight = result;
-        if (channel == null) {
-            ChannelFuture f = UdpSockets.probe(target.getAddress()).group(ctx.loop()).handler(new Answers())
-                    .bind(UdpSockets.ephemeral(target.getAddress()));
-            channel = f.channel();
-            f.addListener(done -> {
-                if (!done.isSuccess()) {
-                    channel = null;
-                    report(false, "cannot open a socket: " + done.cause().getMessage());
-                    return;
-                }
-                bound = true;
-                if (closed) {
-                    f.channel().close();
-                } else if (inFlight != null) {
-                    send();
-                }
-            });
-        } else if (bound) {
-            send();
-        }
-    }
-
-    private void send() {
-        ByteBuf b;
-        try {
-            b = request(channel.alloc());
-        } catch (RuntimeException e) {
-            report(false, "cannot build the request: " + e);
+        if (closed) {
             return;
         }
-        channel.writeAndFlush(new DatagramPacket(b, target)).addListener(w -> {
-            if (!w.isSuccess()) {
-                report(false, "send failed: " + w.cause().getMessage());
-            }
-        });
+        inFlight = result;
+        if (socket != null && socket.failed()) {
+            socket.leave(member);
+            socket = null;
+        }
+        if (socket == null) {
+            socket = UdpProbeSocket.join(ctx.loop(), ctx.probe(), member);
+        }
+        socket.send(member);
     }
 
     @Override
@@ -119,33 +89,53 @@ public abstract class UdpCheck implements ProbeCheck {
     public final void close() {
         closed = true;
         inFlight = null;
-        if (channel != null && bound) {
-            channel.close();
+        if (socket != null) {
+            socket.leave(member);
+            socket = null;
         }
     }
 
-    private final class Answers extends ChannelInboundHandlerAdapter {
+    /** This check as its socket sees it. */
+    private final class Member implements UdpProbeSocket.Member {
         @Override
-        public void channelRead(ChannelHandlerContext c, Object msg) {
+        public InetSocketAddress target() {
+            return target;
+        }
+
+        @Override
+        public ByteBuf request(ByteBufAllocator alloc) {
+            if (inFlight == null) {
+                return null; // cancelled while the socket was being bound
+            }
             try {
-                if (msg instanceof DatagramPacket p && inFlight != null && target.equals(p.sender())) {
-                    failReason = "rejected";
-                    Verdict v = judge(p.content());
-                    if (v != Verdict.NOT_MINE) {
-                        report(v == Verdict.PASS, failReason);
-                    }
-                }
+                return UdpCheck.this.request(alloc);
             } catch (RuntimeException e) {
-                report(false, "unreadable answer: " + e);
-            } finally {
-                ReferenceCountUtil.release(msg);
+                report(false, "cannot build the request: " + e);
+                return null;
             }
         }
 
         @Override
-        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            // e.g. ICMP port unreachable surfacing as a read error: the run fails, the socket stays
-            report(false, cause.toString());
+        public boolean answer(ByteBuf content) {
+            if (inFlight == null) {
+                return false;
+            }
+            try {
+                failReason = "rejected";
+                Verdict v = judge(content);
+                if (v == Verdict.NOT_MINE) {
+                    return false;
+                }
+                report(v == Verdict.PASS, failReason);
+            } catch (RuntimeException e) {
+                report(false, "unreadable answer: " + e);
+            }
+            return true;
+        }
+
+        @Override
+        public void unsent(String reason) {
+            report(false, reason);
         }
     }
 }

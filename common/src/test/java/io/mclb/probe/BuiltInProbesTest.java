@@ -160,6 +160,27 @@ class BuiltInProbesTest {
         awaitResult("SAME", "timeout", "timeout after 1 s");
     }
 
+    @Test
+    void theChecksOfOneProbeOnALoopShareOneSocketAndEachGetsItsOwnAnswer() throws Exception {
+        FakeUdpReal a = new FakeUdpReal("127.0.0.36");
+        FakeUdpReal b = new FakeUdpReal("127.0.0.37");
+        peers.add(a);
+        peers.add(b);
+        String ra = "127.0.0.36 " + a.port();
+        // the same real in two farms: two checks of one probe with one target on one socket
+        start("ip slb probe U custom udp\n request data 0 6d636c62\n response 1 data 0 6d636c62\n" + TIMING,
+                farm("F1", "U", ra) + farm("F2", "U", ra) + farm("F3", "U", "127.0.0.37 " + b.port()));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(rt.probeStatus()).hasSize(3)
+                .allSatisfy(s -> assertThat(s.lastResult()).as("%s", s).isEqualTo("success")));
+        assertThat(a.senderPorts()).as("one source port for every check of the probe").hasSize(1)
+                .isEqualTo(b.senderPorts());
+        b.setSilent(true);
+        await().atMost(WAIT).until(() -> rt.farms().get("F3").reals()[0].state() == RealState.PROBE_FAILED);
+        // the silent target's checks time out on the shared socket; the other target's still pass
+        await().atMost(WAIT).until(() -> rt.farms().get("F1").reals()[0].state() == RealState.OPERATIONAL
+                && rt.farms().get("F2").reals()[0].state() == RealState.OPERATIONAL);
+    }
+
     /** Answers A queries with dnsmasq's captured answers ({@link DnsWireTest}), the query's id patched in. */
     private static final class FakeDns implements AutoCloseable {
         final DatagramSocket socket;
