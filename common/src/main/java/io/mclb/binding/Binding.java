@@ -16,6 +16,8 @@ public class Binding {
     private final long idleNs;
     private volatile long alias;
     private volatile long expiresNs;
+    /** The expiry the HA standby was last told of; read and written by the open and the ager only. */
+    private long replicatedExpiresNs;
 
     /** @param alias 0 for none */
     protected Binding(long owner, int sub, RealServer real, long alias, long nowNs, long idleNs) {
@@ -25,6 +27,7 @@ public class Binding {
         this.alias = alias;
         this.idleNs = idleNs;
         this.expiresNs = nowNs + idleNs;
+        this.replicatedExpiresNs = expiresNs;
     }
 
     public final long owner() {
@@ -49,7 +52,37 @@ public class Binding {
         expiresNs = nowNs + idleNs;
     }
 
+    /** The idle lifetime each request renews. */
+    public final long idleNs() {
+        return idleNs;
+    }
+
+    /** Time left before the binding ends idle (negative once due): what replication carries. */
+    public final long remainingNs(long nowNs) {
+        return expiresNs - nowNs;
+    }
+
     final long expiresNs() {
         return expiresNs;
+    }
+
+    /** A replicated binding keeps the expiry it had on the active node. */
+    final void expiresIn(long nowNs, long remainingNs) {
+        expiresNs = nowNs + remainingNs;
+        replicatedExpiresNs = expiresNs;
+    }
+
+    /**
+     * True, once, when requests moved the expiry more than {@code slackNs} past what the standby
+     * was last told: the ager then re-sends the binding, so a subscriber that stays active never
+     * expires on the standby, and the data path sends nothing per request.
+     */
+    final boolean expiryMovedPast(long slackNs) {
+        long e = expiresNs;
+        if (e - replicatedExpiresNs > slackNs) {
+            replicatedExpiresNs = e;
+            return true;
+        }
+        return false;
     }
 }

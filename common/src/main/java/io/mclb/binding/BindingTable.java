@@ -1,5 +1,7 @@
 package io.mclb.binding;
 
+import io.mclb.farm.RealServer;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +28,35 @@ import java.util.function.Predicate;
  */
 public final class BindingTable<B extends Binding> {
 
+    /**
+     * Told of every binding that starts and ends (the HA replicator). Called on the thread that
+     * made the change (an event loop, the ager): must not block and should not allocate.
+     */
+    public interface ChangeListener {
+        ChangeListener NONE = new ChangeListener() {
+            @Override
+            public void opened(BindingTable<?> table, Binding b) {
+            }
+
+            @Override
+            public void closed(BindingTable<?> table, Binding b) {
+            }
+        };
+
+        /** {@code b} started, or (sent again by the ager) requests moved its expiry well past the last one sent. */
+        void opened(BindingTable<?> table, Binding b);
+
+        void closed(BindingTable<?> table, Binding b);
+    }
+
+    /** Smallest expiry move the ager re-sends: below it a standby's copy cannot expire first in practice. */
+    private static final long REFRESH_SLACK_MIN_NS = 1_000_000_000L;
+
     private final BindingKind<B> kind;
     private final ConcurrentHashMap<Long, B> byKey = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, B> byAlias = new ConcurrentHashMap<>();
     private final LongAdder aliasCollisions = new LongAdder();
+    private volatile ChangeListener listener = ChangeListener.NONE;
 
     public BindingTable(BindingKind<B> kind) {
         this.kind = kind;
@@ -37,6 +64,11 @@ public final class BindingTable<B extends Binding> {
 
     public BindingKind<B> kind() {
         return kind;
+    }
+
+    /** Sets the one change listener (null: none). */
+    public void listener(ChangeListener l) {
+        listener = l == null ? ChangeListener.NONE : l;
     }
 
     /** The map key of (owner, sub); the binding itself is compared on lookup so a hash clash cannot mix subscribers. */
@@ -61,7 +93,27 @@ public final class BindingTable<B extends Binding> {
                 aliasCollisions.increment();
             }
         }
+        listener.opened(this, b);
         return b;
+    }
+
+    /**
+     * A binding received from the HA active node: it keeps the active's remaining idle time and
+     * holds one of its real's connections like one opened here ({@link RealServer#holdReplicated}),
+     * so the per-real counts match the active's. The same binding again (a refresh) only moves the
+     * expiry.
+     *
+     * @return the binding now in the table
+     */
+    public B openReplicated(B b, long nowNs, long remainingNs) {
+        B same = get(b.owner(), b.sub());
+        if (same != null && same.real() == b.real() && same.alias() == b.alias()) {
+            same.expiresIn(nowNs, remainingNs);
+            return same;
+        }
+        b.expiresIn(nowNs, remainingNs);
+        b.real().holdReplicated();
+        return open(b);
     }
 
     public B get(long owner, int sub) {
@@ -79,6 +131,7 @@ public final class BindingTable<B extends Binding> {
         if (b != null && byKey.remove(key(b.owner(), b.sub()), b)) {
             unindex(b);
             b.real().release();
+            listener.closed(this, b);
             return true;
         }
         return false;
@@ -90,9 +143,31 @@ public final class BindingTable<B extends Binding> {
         }
     }
 
-    /** Ends every binding idle past its expiry; returns how many. */
+    /**
+     * Ends every binding idle past its expiry; returns how many. With a listener it also re-sends
+     * the bindings whose expiry requests moved by more than an eighth of their idle time (at least
+     * a second) since they were last sent, so the ager, not the data path, keeps the standby's
+     * expiries current.
+     */
     public int expire(long nowNs) {
-        return closeIf(b -> nowNs - b.expiresNs() >= 0);
+        ChangeListener l = listener;
+        int n = 0;
+        for (B b : byKey.values()) {
+            if (nowNs - b.expiresNs() >= 0) {
+                if (close(b)) {
+                    n++;
+                }
+            } else if (l != ChangeListener.NONE
+                    && b.expiryMovedPast(Math.max(REFRESH_SLACK_MIN_NS, b.idleNs() / 8))) {
+                l.opened(this, b);
+            }
+        }
+        return n;
+    }
+
+    /** Visits every binding (the replication's snapshot); weakly consistent, like the map. */
+    public void forEach(java.util.function.Consumer<B> visitor) {
+        byKey.values().forEach(visitor);
     }
 
     /** Ends every binding on the real with id {@code realId} (it restarted); returns how many. */

@@ -26,6 +26,8 @@ public final class Bindings implements AutoCloseable {
     private final MeterRegistry registry;
     private final Map<BindingKind<?>, BindingTable<?>> tables = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ager;
+    /** Given to each new table; written under this object's lock. */
+    private volatile BindingTable.ChangeListener listener;
 
     public Bindings(NanoClock clock, MeterRegistry registry) {
         this.clock = clock;
@@ -41,12 +43,36 @@ public final class Bindings implements AutoCloseable {
     /** The table of {@code kind}, created on first use. */
     @SuppressWarnings("unchecked")
     public <B extends Binding> BindingTable<B> table(BindingKind<B> kind) {
+        BindingTable<B> t = (BindingTable<B>) tables.get(kind);
+        return t != null ? t : created(kind);
+    }
+
+    /** Under the lock, so a table made while {@link #listener} runs cannot miss the listener. */
+    @SuppressWarnings("unchecked")
+    private synchronized <B extends Binding> BindingTable<B> created(BindingKind<B> kind) {
         return (BindingTable<B>) tables.computeIfAbsent(kind, k -> {
             BindingTable<B> t = new BindingTable<>(kind);
+            t.listener(listener);
             Gauge.builder(ACTIVE, t, BindingTable::size).description("Per-subscriber bindings established now")
                     .tag("kind", kind.label()).register(registry);
             return t;
         });
+    }
+
+    /** The tables created so far (the HA replicator's snapshot). */
+    public java.util.Collection<BindingTable<?>> tables() {
+        return java.util.List.copyOf(tables.values());
+    }
+
+    /**
+     * Sets {@code l} on every table, now and as they are created (the HA replicator); null
+     * removes it.
+     */
+    public synchronized void listener(BindingTable.ChangeListener l) {
+        listener = l;
+        for (BindingTable<?> t : tables.values()) {
+            t.listener(l);
+        }
     }
 
     /** Runs one expiry pass now (tests drive it with a manual clock). */

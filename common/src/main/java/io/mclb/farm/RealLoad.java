@@ -55,6 +55,11 @@ final class RealLoad {
         assignments.increment();
     }
 
+    /** Claims a connection beyond every limit for a session another node admitted (HA standby). */
+    void hold() {
+        conns.incrementAndGet();
+    }
+
     void release() {
         long n;
         do {

@@ -373,6 +373,15 @@ public final class RealServer {
         return true;
     }
 
+    /**
+     * A session the HA peer admitted and replicated here holds one connection: counted without
+     * checking limits or state (the active already did), so {@code leastconns} and the per-real
+     * session counts start from the active's after a takeover. {@link #release} ends it.
+     */
+    public void holdReplicated() {
+        load.hold();
+    }
+
     /** A connection, flow or session of this real ended. Never takes conns below 0. */
     public void release() {
         load.release();

@@ -77,4 +77,42 @@ class BindingTableTest {
         assertThat(a.activeConnections()).isZero();
         assertThat(idle.real()).isSameAs(a);
     }
+
+    @Test
+    void aReplicatedBindingHoldsItsRealsConnectionOnceAndKeepsTheActivesRemainingTime() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        t.openReplicated(new TestBinding(7, 5, a, 0x77, 0, 1_000), 0, 300);
+        t.openReplicated(new TestBinding(7, 5, a, 0x77, 0, 1_000), 100, 300);
+        assertThat(a.activeConnections()).as("the same binding again is a refresh, not a second hold").isEqualTo(1);
+        assertThat(t.expire(399)).isZero();
+        assertThat(t.expire(400)).as("remaining 300 from the refresh at 100").isEqualTo(1);
+        assertThat(a.activeConnections()).isZero();
+    }
+
+    @Test
+    void theAgerResendsBindingsWhoseExpiryRequestsMovedAndOnlyThose() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        java.util.List<String> events = new java.util.ArrayList<>();
+        t.listener(new BindingTable.ChangeListener() {
+            @Override
+            public void opened(BindingTable<?> table, Binding b) {
+                events.add("open " + b.owner());
+            }
+
+            @Override
+            public void closed(BindingTable<?> table, Binding b) {
+                events.add("close " + b.owner());
+            }
+        });
+        RealServer a = real("10.0.0.1");
+        long idle = 80_000_000_000L;
+        TestBinding busy = bind(t, 1, 0, a, 0, idle);
+        bind(t, 2, 0, a, 0, idle);
+        busy.touch(20_000_000_000L);
+        t.expire(20_000_000_000L);
+        t.expire(21_000_000_000L);
+        t.expire(80_000_000_000L);
+        assertThat(events).containsExactly("open 1", "open 2", "open 1", "close 2");
+    }
 }

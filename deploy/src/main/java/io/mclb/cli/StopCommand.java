@@ -5,7 +5,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 
@@ -29,12 +28,14 @@ public final class StopCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        AdminClient admin = new AdminClient(target.baseUrl());
-        HttpResponse<String> r = admin.post("/api/v1/stop" + (noHandover ? "?handover=false" : ""));
-        System.out.println(FailoverCommand.message(r.body()));
+        AdminClient admin = target.client();
+        AdminClient.Reply r = admin.post("/api/v1/stop" + (noHandover ? "?handover=false" : ""));
         if (r.statusCode() != 200) {
+            System.err.print(r.statusCode() == 401 || r.statusCode() == 403 ? r.body()
+                    : FailoverCommand.message(r.body()) + "\n");
             return 1;
         }
+        System.out.println(FailoverCommand.message(r.body()));
         long end = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < end) {
             try {

@@ -6,6 +6,7 @@ import io.mclb.config.VirtualServerConfig;
 import io.mclb.ha.group.GroupManager;
 import io.mclb.ha.group.HsrpState;
 import io.mclb.ha.group.StandbyGroup;
+import io.mclb.ha.replication.ReplicatedBindings;
 import io.mclb.ha.replication.ReplicatedState;
 import io.mclb.ha.replication.ReplicationConfig;
 import io.mclb.ha.replication.StickyReplicator;
@@ -65,7 +66,8 @@ final class HaReplication implements AutoCloseable {
         this.host = host;
         this.config = config;
         this.group = group;
-        this.replicator = new StickyReplicator(ctx.stickyTable(), state, ctx.registry(), config.queueCapacity());
+        this.replicator = new StickyReplicator(ctx.stickyTable(), state, ctx.registry(), config.queueCapacity(),
+                new ReplicatedBindings(ctx.bindings(), ctx::realById, ctx.clock()));
         ReplicatedValues values = ctx.replicatedValues();
         state.addListener(values::deliver);
         values.attach(state::put);
@@ -191,7 +193,11 @@ final class HaReplication implements AutoCloseable {
                 && Objects.equals(a.password(), b.password()) && Objects.equals(a.tls(), b.tls());
     }
 
-    /** {@code show replicate [detail]}: the {@code replicate casa} stream of this node, IOS style. */
+    /**
+     * {@code show replicate [detail]}: the {@code replicate casa} stream of this node, IOS style,
+     * one row per replicated table (each sticky kind, each binding kind) with its entries sent and
+     * applied, those the standby could not resolve, and its lag.
+     */
     io.mclb.admin.Table view(io.mclb.admin.ShowArgs a) {
         boolean detail = a.flag("detail");
         a.end("detail");
@@ -206,20 +212,28 @@ final class HaReplication implements AutoCloseable {
         }
         io.mclb.admin.Table t = detail
                 ? new io.mclb.admin.Table("group", "role", "local", "remote", "port", "tls", "state", "vservers",
-                        "backlog", "frames_sent", "frames_received", "resyncs", "overflows", "refused", "lag_mean_ms",
-                        "lag_max_ms")
-                : new io.mclb.admin.Table("group", "role", "local", "remote", "port", "state", "backlog", "lag_max_ms");
+                        "backlog", "frames_sent", "frames_received", "resyncs", "overflows", "refused", "table", "sent",
+                        "applied", "unresolved", "lag_mean_ms", "lag_p99_ms", "lag_max_ms")
+                : new io.mclb.admin.Table("group", "role", "local", "remote", "port", "state", "backlog", "table",
+                        "sent", "applied", "unresolved", "lag_p99_ms", "lag_max_ms");
         String r = role == null ? "INIT" : role ? "ACTIVE" : "STANDBY";
         String state = st.connected() ? "CONNECTED" : "DOWN";
-        String lagMax = String.format(java.util.Locale.ROOT, "%.3f", st.lagMaxMs());
-        if (detail) {
-            t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(),
-                    c.tls() == null ? "off" : "on", state, String.join(",", vservers), st.backlog(), st.framesSent(),
-                    st.framesReceived(), st.resyncs(), st.overflows(), st.refused(),
-                    String.format(java.util.Locale.ROOT, "%.3f", st.lagMeanMs()), lagMax);
-        } else {
-            t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(), state,
-                    st.backlog(), lagMax);
+        List<StickyReplicator.TableStatus> tables = replicator.tables();
+        if (tables.isEmpty()) {
+            tables = List.of(new StickyReplicator.TableStatus("-", 0, 0, 0, 0, 0, 0, st.lagMaxMs()));
+        }
+        for (StickyReplicator.TableStatus ts : tables) {
+            if (detail) {
+                t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(),
+                        c.tls() == null ? "off" : "on", state, String.join(",", vservers), st.backlog(),
+                        st.framesSent(), st.framesReceived(), st.resyncs(), st.overflows(), st.refused(), ts.table(),
+                        ts.sent(), ts.applied(), ts.unresolved(), ms(ts.lagMeanMs()), ms(ts.lagP99Ms()),
+                        ms(ts.lagMaxMs()));
+            } else {
+                t.row(group, r, c.listenAddress().getHostAddress(), c.remoteAddress().getHostAddress(), c.port(),
+                        state, st.backlog(), ts.table(), ts.sent(), ts.applied(), ts.unresolved(), ms(ts.lagP99Ms()),
+                        ms(ts.lagMaxMs()));
+            }
         }
         return t;
     }
@@ -227,6 +241,10 @@ final class HaReplication implements AutoCloseable {
     /** The HA group whose role it follows. */
     String group() {
         return group;
+    }
+
+    private static String ms(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     /** True while the stream to or from the peer is up. */

@@ -26,6 +26,11 @@ import java.util.concurrent.Executors;
  * kind) and its bindings are removed, off the event loops. {@link #start} is idempotent.
  */
 public final class AsnServiceModule implements ServiceModule {
+    static {
+        // the HA replicator carries this module's bindings to the standby (issue 13)
+        AsnBinding.KIND.codec(AsnBindingCodec.INSTANCE);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(AsnServiceModule.class);
 
     private final AsnConfigSyntax syntax = new AsnConfigSyntax();

@@ -38,6 +38,11 @@ import java.util.concurrent.TimeUnit;
  * relays started afterwards (a changed address, port or service re-creates them).
  */
 public final class GtpServiceModule implements ServiceModule {
+    static {
+        // the HA replicator carries this module's bindings to the standby (issue 13)
+        GtpSession.KIND.codec(GtpSessionCodec.INSTANCE);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(GtpServiceModule.class);
 
     private final GtpConfigSyntax syntax = new GtpConfigSyntax();

@@ -17,6 +17,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * ServiceLoader beside the GTP module; {@link #start} is idempotent.
  */
 public final class MipServiceModule implements ServiceModule {
+    static {
+        // the HA replicator carries this module's bindings to the standby (issue 13)
+        MipBinding.KIND.codec(MipBindingCodec.INSTANCE);
+    }
+
     private final MipConfigSyntax syntax = new MipConfigSyntax();
     private volatile MeterRegistry registry;
     private volatile BindingTable<MipBinding> bindings = new BindingTable<>(MipBinding.KIND);

@@ -49,6 +49,9 @@ final class ActiveSide {
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final ChangeRing ring;
+    private final BindingRing bindingRing;
+    /** Null when the runtime's bindings are not replicated (tests of sticky replication alone). */
+    private final ReplicatedBindings bindings;
     private final SslContext ssl;
     private final Supplier<PasswordRollOver> rollOver;
     /** True from a producer's wake-up until the drain task runs (or while the socket is full). */
@@ -66,8 +69,10 @@ final class ActiveSide {
     volatile boolean cutMidFrameForTest;
 
     ActiveSide(ReplicationConfig config, StickyTable table, ReplicatedState state, ReplicationMetrics metrics,
-               EventLoopGroup group, ChangeRing ring, SslContext ssl,
-               Supplier<PasswordRollOver> rollOver) {
+               EventLoopGroup group, ChangeRing ring, BindingRing bindingRing, ReplicatedBindings bindings,
+               SslContext ssl, Supplier<PasswordRollOver> rollOver) {
+        this.bindingRing = bindingRing;
+        this.bindings = bindings;
         this.rollOver = rollOver;
         this.config = config;
         this.table = table;
@@ -140,6 +145,21 @@ final class ActiveSide {
         }
     }
 
+    /** Any thread, never blocks: queues a binding change if the attached standby applies them. */
+    void offerBinding(byte op, io.mclb.binding.BindingTable<?> table, io.mclb.binding.Binding b) {
+        StandbyStream s = session;
+        if (s == null || !s.wantsBindings()) {
+            return;
+        }
+        if (!bindingRing.offer(op, table, b, EpochClock.nowMicros())) {
+            metrics.overflows.increment();
+            resyncNeeded.set(true);
+        }
+        if (wakeupPending.compareAndSet(false, true)) {
+            loop.execute(drainTask);
+        }
+    }
+
     boolean connected() {
         return session != null;
     }
@@ -169,6 +189,7 @@ final class ActiveSide {
         if (s == null) {
             wakeupPending.set(false);
             ring.clear();
+            bindingRing.clear();
             return;
         }
         if (!s.channel().isWritable()) {
@@ -187,14 +208,17 @@ final class ActiveSide {
         if (cut && n > 0) {
             cutMidFrameForTest = false;
         }
-        if (n == DRAIN_BATCH && wakeupPending.compareAndSet(false, true)) {
+        int nb = bindings == null ? bindingRing.clear()
+                : s.frames().writeBindingChanges(bindingRing, DRAIN_BATCH, bindings.clock().nanoTime());
+        if ((n == DRAIN_BATCH || nb == DRAIN_BATCH) && wakeupPending.compareAndSet(false, true)) {
             loop.execute(drainTask);
         }
     }
 
     /** On the loop, for a stream whose HELLO was just verified. */
-    SnapshotSender snapshotSender(StreamFrames frames) {
-        return new SnapshotSender(frames, table, loop, ring, metrics, () -> ++snapshotIds);
+    SnapshotSender snapshotSender(StreamFrames frames, boolean withBindings) {
+        return new SnapshotSender(frames, table, loop, ring, bindingRing, withBindings ? bindings : null, metrics,
+                () -> ++snapshotIds);
     }
 
     /** On the loop: a verified stream becomes the current one, replacing an older one, and is brought up to date. */

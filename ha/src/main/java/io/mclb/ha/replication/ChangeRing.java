@@ -3,21 +3,12 @@ package io.mclb.ha.replication;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyValue;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A bounded, lock-free, allocation-free queue of sticky changes: many producers (the event loops
- * and the sweeper, through the table's listener), one consumer (the replication event loop).
- * Dmitry Vyukov's bounded queue: each slot carries a sequence number that says whose turn it is.
- *
- * <p>Invariants: slot {@code i = pos & mask} may be written by the producer that claimed
- * {@code pos} (moved {@code tail} from {@code pos} to {@code pos + 1}) only while
- * {@code seqs[i] == pos}; it publishes with {@code seqs[i] = pos + 1} (release). The consumer
- * reads slot {@code head} only when {@code seqs[i] == head + 1} (acquire) and frees it with
- * {@code seqs[i] = head + capacity}. So slot contents are plain arrays, ordered by the sequence
- * writes. A full ring refuses the change ({@link #offer} returns false); the caller records that
- * a resync is needed.
+ * and the sweeper, through the table's listener), one consumer (the replication event loop),
+ * sequenced by {@link RingSlots}. A full ring refuses the change ({@link #offer} returns false);
+ * the caller records that a resync is needed.
  *
  * <pre>
  * slot: | type (1) | key (20) | value (16) |   plus epochMicros[i]: when the change was made
@@ -28,13 +19,9 @@ final class ChangeRing {
     static final byte REMOVE = 2;
     static final int SLOT = 1 + StickyKey.SIZE + StickyValue.SIZE;
 
-    private final int mask;
+    private final RingSlots slots;
     private final byte[] data;
     private final long[] epochMicros;
-    private final AtomicLongArray seqs;
-    private final AtomicLong tail = new AtomicLong();
-    /** Written by the consumer only; volatile so the backlog gauge can read it from any thread. */
-    private volatile long head;
 
     /** Visits one change; the arrays are valid during the call only. */
     interface Visitor {
@@ -42,35 +29,18 @@ final class ChangeRing {
     }
 
     ChangeRing(int capacity) {
-        if (Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
-        }
-        mask = capacity - 1;
+        slots = new RingSlots(capacity);
         data = new byte[capacity * SLOT];
         epochMicros = new long[capacity];
-        seqs = new AtomicLongArray(capacity);
-        for (int i = 0; i < capacity; i++) {
-            seqs.set(i, i);
-        }
     }
 
     /** Any thread. Copies the change in; false if the ring is full (nothing written). */
     boolean offer(byte type, byte[] key, byte[] value, long micros) {
-        long pos = tail.get();
-        while (true) {
-            long dif = seqs.get((int) (pos & mask)) - pos;
-            if (dif == 0) {
-                if (tail.weakCompareAndSetVolatile(pos, pos + 1)) {
-                    break;
-                }
-                pos = tail.get();
-            } else if (dif < 0) {
-                return false;
-            } else {
-                pos = tail.get();
-            }
+        long pos = slots.claim();
+        if (pos < 0) {
+            return false;
         }
-        int i = (int) (pos & mask);
+        int i = slots.index(pos);
         int off = i * SLOT;
         data[off] = type;
         System.arraycopy(key, 0, data, off + 1, StickyKey.SIZE);
@@ -78,25 +48,20 @@ final class ChangeRing {
             System.arraycopy(value, 0, data, off + 1 + StickyKey.SIZE, StickyValue.SIZE);
         }
         epochMicros[i] = micros;
-        seqs.lazySet(i, pos + 1);
+        slots.publish(pos);
         return true;
     }
 
     /** Consumer thread only. Visits up to {@code max} changes in order; returns how many. */
     int drain(Visitor v, int max) {
-        long h = head;
         int n = 0;
-        while (n < max) {
-            int i = (int) (h & mask);
-            if (seqs.get(i) != h + 1) {
-                break;
-            }
+        long h;
+        while (n < max && (h = slots.next()) >= 0) {
+            int i = slots.index(h);
             int off = i * SLOT;
             v.change(data[off], data, off + 1, off + 1 + StickyKey.SIZE, epochMicros[i]);
-            seqs.lazySet(i, h + mask + 1);
-            h++;
+            slots.free(h);
             n++;
-            head = h;
         }
         return n;
     }
@@ -108,6 +73,6 @@ final class ChangeRing {
 
     /** Changes queued now (approximate while producers run). */
     long size() {
-        return Math.max(0, tail.get() - head);
+        return slots.size();
     }
 }

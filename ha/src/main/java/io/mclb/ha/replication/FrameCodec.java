@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *  0               4      5      6                       14                      22        22+n      54+n
  * +---------------+------+------+-----------------------+-----------------------+---------+---------+
- * | length (BE)   | type | 0    | sequence (BE)         | epochMicros (BE)      | payload | HMAC    |
+ * | length (BE)   | type | flags| sequence (BE)         | epochMicros (BE)      | payload | HMAC    |
  * +---------------+------+------+-----------------------+-----------------------+---------+---------+
  *   length = bytes after the length field = 18 + n + 32
  * </pre>
@@ -57,10 +57,15 @@ final class FrameCodec {
 
     /** Writes the header of a frame with {@code payloadLength} bytes; the caller writes the payload then calls {@link #end}. */
     static int begin(ByteBuf out, FrameType type, long sequence, long epochMicros, int payloadLength) {
+        return begin(out, type, 0, sequence, epochMicros, payloadLength);
+    }
+
+    /** {@link #begin} with the flags byte (only a HELLO carries flags). */
+    static int begin(ByteBuf out, FrameType type, int flags, long sequence, long epochMicros, int payloadLength) {
         int start = out.writerIndex();
         out.writeInt(HEADER + payloadLength + MAC);
         out.writeByte(type.code);
-        out.writeByte(0);
+        out.writeByte(flags);
         out.writeLong(sequence);
         out.writeLong(epochMicros);
         return start;

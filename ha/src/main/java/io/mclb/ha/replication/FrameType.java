@@ -6,7 +6,12 @@ package io.mclb.ha.replication;
  * standby's table inconsistent, so an unknown type is refused as malformed.
  */
 enum FrameType {
-    /** standby -> active: {@code nonce (16)}; asks for the stream and a full snapshot. */
+    /**
+     * standby -> active: {@code nonce (16)}; asks for the stream and a full snapshot. The header's
+     * flags byte (0 in every other frame) says what else the standby applies:
+     * {@link #HELLO_BINDINGS}. An active that predates a flag ignores it, and an active sends the
+     * binding frames only to a standby that set it, so either node can be upgraded first.
+     */
     HELLO(1),
     /** active -> standby: {@code key (20) | value (16)}. */
     PUT(2),
@@ -23,7 +28,16 @@ enum FrameType {
     /** active -> standby: the running configuration as UTF-8 text (LocalDirector {@code write standby}). */
     CONFIG(8),
     /** active -> standby: empty; keeps an idle stream alive. */
-    HEARTBEAT(9);
+    HEARTBEAT(9),
+    /** active -> standby: one binding opened or refreshed ({@link BindingEntries} open entry). */
+    BINDING_OPEN(10),
+    /** active -> standby: one binding closed ({@link BindingEntries} close entry). */
+    BINDING_CLOSE(11),
+    /** active -> standby, between SNAPSHOT_BEGIN and SNAPSHOT_END: open entries * n. */
+    BINDING_SNAPSHOT(12);
+
+    /** HELLO flag: the standby applies binding frames (issue 13). */
+    static final int HELLO_BINDINGS = 1;
 
     final int code;
 

@@ -1,8 +1,11 @@
 package io.mclb.ha.replication;
 
+import io.mclb.binding.BindingTable;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +20,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Full snapshots of the sticky table for one standby stream: SNAPSHOT_BEGIN, the entries in
- * batches, SNAPSHOT_END with the count. One runs at a time per stream; a resync asked for while one
+ * batches, then (for a standby that applies them) every replicated binding table in
+ * BINDING_SNAPSHOT batches, SNAPSHOT_END with the sticky entry count. One runs at a time per stream; a resync asked for while one
  * runs starts when it ends (its walk may already have passed the keys whose changes were lost).
  *
  * <p>Threads: {@link #start} and {@link #request} run on the replication loop; the walk runs on a
@@ -30,11 +34,15 @@ final class SnapshotSender {
     private static final Logger LOG = LoggerFactory.getLogger(ActiveSide.class);
     private static final int ENTRY = StreamFrames.ENTRY;
     private static final int BATCH = 512;
+    private static final int BINDING_BATCH_BYTES = 32 * 1024;
 
     private final StreamFrames frames;
     private final StickyTable table;
     private final EventLoop loop;
     private final ChangeRing ring;
+    private final BindingRing bindingRing;
+    /** Null: the standby does not take bindings, or none are replicated. */
+    private final ReplicatedBindings bindings;
     private final ReplicationMetrics metrics;
     private final LongSupplier nextId;
     /** On the loop. */
@@ -45,8 +53,10 @@ final class SnapshotSender {
     private volatile boolean abandoned;
 
     /** @param nextId snapshot ids, rising across the streams of one active side (called on the loop) */
-    SnapshotSender(StreamFrames frames, StickyTable table, EventLoop loop, ChangeRing ring, ReplicationMetrics metrics,
-                   LongSupplier nextId) {
+    SnapshotSender(StreamFrames frames, StickyTable table, EventLoop loop, ChangeRing ring, BindingRing bindingRing,
+                   ReplicatedBindings bindings, ReplicationMetrics metrics, LongSupplier nextId) {
+        this.bindingRing = bindingRing;
+        this.bindings = bindings;
         this.frames = frames;
         this.table = table;
         this.loop = loop;
@@ -72,6 +82,7 @@ final class SnapshotSender {
         // was dropped by a full ring, the old change would mark the key as changed on the
         // standby, which would then skip the snapshot's newer value and keep the old one.
         ring.clear();
+        bindingRing.clear();
         long id = nextId.getAsLong();
         metrics.resyncs.increment();
         frames.writeSnapshotBegin(id);
@@ -94,6 +105,7 @@ final class SnapshotSender {
             table.forEach((k, v) -> {
                 System.arraycopy(k.bytes(), 0, batch, n[0] * ENTRY, StickyKey.SIZE);
                 System.arraycopy(v.bytes(), 0, batch, n[0] * ENTRY + StickyKey.SIZE, StickyValue.SIZE);
+                metrics.sticky(k.bytes()[0]).sent.increment();
                 total[0]++;
                 if (++n[0] == BATCH) {
                     sendEntries(batch, n[0]);
@@ -104,6 +116,9 @@ final class SnapshotSender {
             if (n[0] > 0) {
                 sendEntries(batch, n[0]);
             }
+            if (bindings != null) {
+                walkBindings();
+            }
             loop.execute(() -> finish(id, total[0]));
         } catch (RejectedExecutionException e) {
             LOG.debug("replication: snapshot {} abandoned, replication stopping", id);
@@ -113,18 +128,60 @@ final class SnapshotSender {
         }
     }
 
+    /** On the walker thread: every binding of every replicated kind, in batches of about {@link #BINDING_BATCH_BYTES}. */
+    private void walkBindings() {
+        ByteBuf batch = Unpooled.buffer(BINDING_BATCH_BYTES + BindingEntries.MAX_OPEN);
+        for (BindingTable<?> t : bindings.bindings().tables()) {
+            if (t.kind().codec() == null) {
+                continue;
+            }
+            ReplicationMetrics.TableMeters meters = metrics.table(t.kind().label());
+            t.forEach(b -> {
+                if (abandoned) {
+                    return;
+                }
+                int mark = batch.writerIndex();
+                try {
+                    BindingEntries.writeOpen(batch, t.kind(), b, bindings.clock().nanoTime());
+                } catch (RuntimeException e) {
+                    batch.writerIndex(mark); // a codec that broke its contract: this binding stays out
+                    return;
+                }
+                meters.sent.increment();
+                if (batch.readableBytes() >= BINDING_BATCH_BYTES) {
+                    sendBindings(batch);
+                }
+            });
+        }
+        if (batch.isReadable()) {
+            sendBindings(batch);
+        }
+    }
+
+    private void sendBindings(ByteBuf batch) {
+        byte[] copy = new byte[batch.readableBytes()];
+        batch.readBytes(copy);
+        batch.clear();
+        handOver(() -> frames.writeBindingSnapshot(copy));
+    }
+
     private void sendEntries(byte[] batch, int count) {
+        byte[] copy = Arrays.copyOf(batch, count * ENTRY);
+        handOver(() -> frames.writeSnapshotEntries(copy));
+    }
+
+    /** On the walker thread: has the loop write one batch and waits until the socket took it. */
+    private void handOver(java.util.function.Supplier<io.netty.channel.ChannelFuture> write) {
         if (abandoned) {
             return;
         }
-        byte[] copy = Arrays.copyOf(batch, count * ENTRY);
         CompletableFuture<Void> written = new CompletableFuture<>();
         loop.execute(() -> {
             if (abandoned) {
                 written.complete(null);
                 return;
             }
-            frames.writeSnapshotEntries(copy).addListener(f -> written.complete(null));
+            write.get().addListener(f -> written.complete(null));
         });
         // back-pressure: the walk waits until the socket took the batch (or the stream died)
         while (!abandoned) {

@@ -78,6 +78,8 @@ final class StandbySide {
     private final EventLoop loop;
     private final SslContext ssl;
     private final SecureRandom random = new SecureRandom();
+    /** Null: this node applies no binding frames (its HELLO does not ask for them). */
+    private final ReplicatedBindings bindings;
     private volatile boolean stopped;
     private volatile Channel channel;
     private final Supplier<PasswordRollOver> rollOver;
@@ -86,7 +88,8 @@ final class StandbySide {
 
     StandbySide(ReplicationConfig config, StickyTable table, ReplicatedState state, ConfigReceiver configReceiver,
                 ReplicationMetrics metrics, EventLoopGroup group, SslContext ssl,
-                Supplier<PasswordRollOver> rollOver) {
+                Supplier<PasswordRollOver> rollOver, ReplicatedBindings bindings) {
+        this.bindings = bindings;
         this.rollOver = rollOver;
         this.config = config;
         this.table = table;
@@ -174,6 +177,8 @@ final class StandbySide {
 
         /** Keyed with the roll-over's previous password, or (null) with the configured one. */
         private final PasswordRollOver previous;
+        /** Null when this node takes no bindings. */
+        private final BindingApplier applier = bindings == null ? null : new BindingApplier(bindings, metrics);
 
         Stream(PasswordRollOver previous) {
             this.previous = previous;
@@ -197,7 +202,8 @@ final class StandbySide {
             byte[] nonce = new byte[FrameCodec.NONCE];
             random.nextBytes(nonce);
             ByteBuf b = ch.alloc().heapBuffer(64);
-            int start = FrameCodec.begin(b, FrameType.HELLO, 0, EpochClock.nowMicros(), nonce.length);
+            int flags = applier == null ? 0 : FrameType.HELLO_BINDINGS;
+            int start = FrameCodec.begin(b, FrameType.HELLO, flags, 0, EpochClock.nowMicros(), nonce.length);
             b.writeBytes(nonce);
             codec.end(b, start);
             codec.useSessionKey(nonce);
@@ -266,6 +272,9 @@ final class StandbySide {
                 case STATE -> len >= 2 && f.getUnsignedShort(p) <= len - 2;
                 case CONFIG -> true;
                 case HEARTBEAT -> len == 0;
+                case BINDING_OPEN -> applier != null && BindingEntries.openLength(f, p, p + len) == len;
+                case BINDING_CLOSE -> applier != null && BindingEntries.closeLength(f, p, p + len) == len;
+                case BINDING_SNAPSHOT -> applier != null && snapshotId >= 0 && BindingEntries.openEntries(f, p, len);
                 case HELLO -> false;
             };
         }
@@ -277,13 +286,17 @@ final class StandbySide {
                     f.getBytes(p + StickyKey.SIZE, value.bytes());
                     touch();
                     table.put(key, value);
-                    metrics.lagMicros(EpochClock.nowMicros() - micros);
+                    ReplicationMetrics.TableMeters t = metrics.sticky(key.bytes()[0]);
+                    t.applied.increment();
+                    t.lagMicros(EpochClock.nowMicros() - micros);
                 }
                 case REMOVE -> {
                     f.getBytes(p, key.bytes());
                     touch();
                     table.remove(key, RemoveReason.REPLICATED);
-                    metrics.lagMicros(EpochClock.nowMicros() - micros);
+                    ReplicationMetrics.TableMeters t = metrics.sticky(key.bytes()[0]);
+                    t.applied.increment();
+                    t.lagMicros(EpochClock.nowMicros() - micros);
                 }
                 case SNAPSHOT_BEGIN -> {
                     snapshotId = f.getLong(p);
@@ -291,6 +304,9 @@ final class StandbySide {
                     marked.clear();
                     touched.clear();
                     metrics.resyncs.increment();
+                    if (applier != null) {
+                        applier.snapshotBegin();
+                    }
                 }
                 case SNAPSHOT_ENTRIES -> {
                     for (int off = p; off < p + len; off += ENTRY) {
@@ -301,6 +317,7 @@ final class StandbySide {
                         if (!touched.contains(h)) {
                             f.getBytes(off + StickyKey.SIZE, value.bytes());
                             table.put(key, value);
+                            metrics.sticky(key.bytes()[0]).applied.increment();
                         }
                     }
                 }
@@ -309,8 +326,9 @@ final class StandbySide {
                         long h = hash(k.bytes(), 0);
                         return !marked.contains(h) && !touched.contains(h);
                     }, RemoveReason.REPLICATED);
-                    LOG.info("replication: snapshot {} applied: {} entries, {} changed meanwhile, {} stale removed",
-                            snapshotId, snapshotEntries, touched.size(), swept);
+                    int bindingsSwept = applier == null ? 0 : applier.snapshotEnd();
+                    LOG.info("replication: snapshot {} applied: {} entries, {} changed meanwhile, {} stale removed, "
+                            + "{} stale bindings ended", snapshotId, snapshotEntries, touched.size(), swept, bindingsSwept);
                     snapshotId = -1;
                     marked.clear();
                     touched.clear();
@@ -327,6 +345,8 @@ final class StandbySide {
                         configReceiver.onConfig(f.toString(p, len, StandardCharsets.UTF_8));
                     }
                 }
+                case BINDING_OPEN, BINDING_CLOSE -> applier.change(type == FrameType.BINDING_OPEN, f, p, len, micros);
+                case BINDING_SNAPSHOT -> applier.snapshotEntries(f, p, len);
                 default -> {
                     // HEARTBEAT: its arrival already reset the idle timer
                 }
@@ -353,6 +373,9 @@ final class StandbySide {
             if (snapshotId >= 0) {
                 LOG.warn("replication: stream broke during snapshot {}; stale entries stay until the next one",
                         snapshotId);
+            }
+            if (applier != null) {
+                applier.abandon();
             }
             reconnectLater();
         }

@@ -39,6 +39,8 @@ final class StandbyStream extends ChannelInboundHandlerAdapter {
     /** Null until verified. */
     private SnapshotSender snapshots;
     private ScheduledFuture<?> heartbeat;
+    /** The standby's HELLO asked for binding frames; set before the stream is attached. */
+    private volatile boolean wantsBindings;
 
     StandbyStream(ActiveSide side, String password, ReplicationMetrics metrics, Supplier<PasswordRollOver> rollOver) {
         this.side = side;
@@ -71,9 +73,10 @@ final class StandbyStream extends ChannelInboundHandlerAdapter {
                 frame.getBytes(frame.readerIndex() + FrameCodec.HEADER, nonce);
                 codec.useSessionKey(nonce);
                 verified = true;
+                wantsBindings = (frame.getByte(frame.readerIndex() + 1) & FrameType.HELLO_BINDINGS) != 0;
                 metrics.framesReceived.increment();
                 frames = new StreamFrames(ch, codec, metrics);
-                snapshots = side.snapshotSender(frames);
+                snapshots = side.snapshotSender(frames, wantsBindings);
                 side.attach(this);
             }
         } finally {
@@ -168,6 +171,11 @@ final class StandbyStream extends ChannelInboundHandlerAdapter {
     /** Null until verified. */
     StreamFrames frames() {
         return frames;
+    }
+
+    /** True if the standby applies binding frames (an older standby would refuse them as malformed). */
+    boolean wantsBindings() {
+        return wantsBindings;
     }
 
     /** Null until verified. */

@@ -1,5 +1,7 @@
 package io.mclb.ha.replication;
 
+import io.mclb.binding.Binding;
+import io.mclb.binding.BindingTable;
 import io.mclb.net.Transports;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyTable;
@@ -11,6 +13,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,6 +45,9 @@ public final class StickyReplicator implements AutoCloseable {
     private final ReplicationMetrics metrics;
     private final EventLoopGroup group;
     private final ChangeRing ring;
+    private final BindingRing bindingRing;
+    /** Null when only sticky entries and state items are replicated. */
+    private final ReplicatedBindings bindings;
     private final StickyChangeListener listener;
     private volatile ActiveSide active;
     /** The previous password while its roll-over window runs, or null; read by each new connection. */
@@ -55,10 +62,22 @@ public final class StickyReplicator implements AutoCloseable {
      * @param registry where the {@code mclb_replication_*} metrics go
      */
     public StickyReplicator(StickyTable table, ReplicatedState state, MeterRegistry registry, int queueCapacity) {
+        this(table, state, registry, queueCapacity, null);
+    }
+
+    /**
+     * Replicates the runtime's binding tables too ({@code bindings} not null): every kind with a
+     * {@link io.mclb.binding.BindingCodec}, incrementally and in each snapshot, to a standby that
+     * asks for them. Their queue has the same capacity as the sticky changes'.
+     */
+    public StickyReplicator(StickyTable table, ReplicatedState state, MeterRegistry registry, int queueCapacity,
+                            ReplicatedBindings bindings) {
         this.table = table;
         this.state = state;
         this.ring = new ChangeRing(queueCapacity);
-        this.metrics = new ReplicationMetrics(registry, ring::size);
+        this.bindingRing = new BindingRing(queueCapacity);
+        this.bindings = bindings;
+        this.metrics = new ReplicationMetrics(registry, () -> ring.size() + bindingRing.size());
         this.group = Transports.newGroup(1, "mclb-replication");
         this.listener = new StickyChangeListener() {
             @Override
@@ -78,6 +97,26 @@ public final class StickyReplicator implements AutoCloseable {
             }
         };
         table.addListener(listener);
+        if (bindings != null) {
+            bindings.bindings().listener(new BindingTable.ChangeListener() {
+                @Override
+                public void opened(BindingTable<?> t, Binding b) {
+                    offer(BindingRing.OPEN, t, b);
+                }
+
+                @Override
+                public void closed(BindingTable<?> t, Binding b) {
+                    offer(BindingRing.CLOSE, t, b);
+                }
+
+                private void offer(byte op, BindingTable<?> t, Binding b) {
+                    ActiveSide a = active;
+                    if (a != null && t.kind().codec() != null && !APPLYING.get()) {
+                        a.offerBinding(op, t, b);
+                    }
+                }
+            });
+        }
     }
 
     public StickyReplicator(StickyTable table, ReplicatedState state, MeterRegistry registry) {
@@ -111,7 +150,8 @@ public final class StickyReplicator implements AutoCloseable {
     public synchronized InetSocketAddress startActive(ReplicationConfig config) throws IOException {
         stop();
         SslContext ssl = config.tls() == null ? null : tls(config, true);
-        ActiveSide a = new ActiveSide(config, table, state, metrics, group, ring, ssl, this::currentRollOver);
+        ActiveSide a = new ActiveSide(config, table, state, metrics, group, ring, bindingRing, bindings, ssl,
+                this::currentRollOver);
         InetSocketAddress bound = a.start();
         active = a;
         return bound;
@@ -127,7 +167,8 @@ public final class StickyReplicator implements AutoCloseable {
     public synchronized void startStandby(ReplicationConfig config, ConfigReceiver configReceiver) throws IOException {
         stop();
         SslContext ssl = config.tls() == null ? null : tls(config, false);
-        standby = new StandbySide(config, table, state, configReceiver, metrics, group, ssl, this::currentRollOver);
+        standby = new StandbySide(config, table, state, configReceiver, metrics, group, ssl, this::currentRollOver,
+                bindings);
         standby.start();
     }
 
@@ -171,6 +212,41 @@ public final class StickyReplicator implements AutoCloseable {
                          long overflows, long refused, double lagMeanMs, double lagMaxMs) {
     }
 
+    /**
+     * One replicated table in {@code show replicate}: a sticky kind or a binding kind, its entries
+     * sent (active) and applied (standby), those the standby could not resolve, and its lag.
+     */
+    public record TableStatus(String table, long sent, long applied, long unresolved, long lagCount,
+                              double lagMeanMs, double lagP99Ms, double lagMaxMs) {
+    }
+
+    /** Every table that has meters (each declared kind, from the start), by label. */
+    public List<TableStatus> tables() {
+        List<TableStatus> out = new ArrayList<>();
+        for (ReplicationMetrics.TableMeters t : metrics.tables().values()) {
+            out.add(new TableStatus(t.table, (long) t.sent.count(), (long) t.applied.count(), t.unresolved(),
+                    t.lag.count(), t.lag.mean(TimeUnit.MILLISECONDS), p99Ms(t.lag), t.lag.max(TimeUnit.MILLISECONDS)));
+        }
+        return out;
+    }
+
+    private static double p99Ms(io.micrometer.core.instrument.Timer lag) {
+        for (var v : lag.takeSnapshot().percentileValues()) {
+            if (v.percentile() == 0.99) {
+                return v.value(TimeUnit.MILLISECONDS);
+            }
+        }
+        // no client-side percentile: the histogram bucket that holds the 99th percentile
+        var buckets = lag.takeSnapshot().histogramCounts();
+        long total = lag.count();
+        for (var b : buckets) {
+            if (total > 0 && b.count() >= Math.ceil(total * 0.99)) {
+                return b.bucket(TimeUnit.MILLISECONDS);
+            }
+        }
+        return lag.max(TimeUnit.MILLISECONDS);
+    }
+
     public Status status() {
         long refused = 0;
         for (ReplicationMetrics.Refusal r : ReplicationMetrics.Refusal.values()) {
@@ -178,7 +254,7 @@ public final class StickyReplicator implements AutoCloseable {
         }
         return new Status(connected(), ring.size(), (long) metrics.framesSent.count(),
                 (long) metrics.framesReceived.count(), (long) metrics.resyncs.count(), (long) metrics.overflows.count(),
-                refused, metrics.lag.mean(TimeUnit.MILLISECONDS), metrics.lag.max(TimeUnit.MILLISECONDS));
+                refused, metrics.lagMeanMaxMs()[0], metrics.lagMeanMaxMs()[1]);
     }
 
     /** Stops, unregisters the listener and shuts the replication thread down. Leaves the table open. */
@@ -186,6 +262,9 @@ public final class StickyReplicator implements AutoCloseable {
     public void close() {
         stop();
         table.removeListener(listener);
+        if (bindings != null) {
+            bindings.bindings().listener(null);
+        }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 

@@ -1,5 +1,7 @@
 package io.mclb.ha.replication;
 
+import io.mclb.binding.Binding;
+import io.mclb.binding.BindingTable;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyValue;
 import io.netty.buffer.ByteBuf;
@@ -32,6 +34,9 @@ final class StreamFrames {
     /** The batch {@link #writer} appends to, set only during {@link #writeChanges}. */
     private ByteBuf out;
     private final ChangeRing.Visitor writer = this::writeChange;
+    private final BindingRing.Visitor bindingWriter = this::writeBindingChange;
+    /** The bindings' clock during {@link #writeBindingChanges}. */
+    private long bindingNowNs;
 
     /** @param codec keyed with the session key of the stream's HELLO */
     StreamFrames(Channel ch, FrameCodec codec, ReplicationMetrics metrics) {
@@ -49,6 +54,46 @@ final class StreamFrames {
             out.writeBytes(data, v, StickyValue.SIZE);
         }
         codec.end(out, start);
+        metrics.sticky(data[k]).sent.increment();
+    }
+
+    private void writeBindingChange(byte op, BindingTable<?> table, Binding b, long micros) {
+        boolean open = op == BindingRing.OPEN;
+        int start = FrameCodec.begin(out, open ? FrameType.BINDING_OPEN : FrameType.BINDING_CLOSE, ++sequence,
+                micros, 0);
+        try {
+            if (open) {
+                BindingEntries.writeOpen(out, table.kind(), b, bindingNowNs);
+            } else {
+                BindingEntries.writeClose(out, table.kind(), b);
+            }
+        } catch (RuntimeException e) {
+            // a module codec broke its contract: leave this binding out rather than the stream
+            out.writerIndex(start);
+            sequence--;
+            LOG.warn("replication: cannot encode a {} binding: {}", table.kind(), e.toString());
+            return;
+        }
+        out.setInt(start, out.writerIndex() - start - FrameCodec.LENGTH_FIELD + FrameCodec.MAC);
+        codec.end(out, start);
+        metrics.table(table.kind().label()).sent.increment();
+    }
+
+    /** Writes up to {@code max} queued binding changes as one buffer, one frame each; returns how many. */
+    int writeBindingChanges(BindingRing ring, int max, long nowNs) {
+        bindingNowNs = nowNs;
+        return drainInto(() -> ring.drain(bindingWriter, max), false);
+    }
+
+    /** @param entries whole open entries; the future completes when the socket took them (back-pressure) */
+    ChannelFuture writeBindingSnapshot(byte[] entries) {
+        ByteBuf b = ch.alloc().heapBuffer(entries.length + 64);
+        int start = FrameCodec.begin(b, FrameType.BINDING_SNAPSHOT, ++sequence, EpochClock.nowMicros(),
+                entries.length);
+        b.writeBytes(entries);
+        codec.end(b, start);
+        metrics.framesSent.increment();
+        return ch.writeAndFlush(b);
     }
 
     Channel channel() {
@@ -62,8 +107,13 @@ final class StreamFrames {
      * @return how many changes were taken from the ring
      */
     int writeChanges(ChangeRing ring, int max, boolean cutMidFrameForTest) {
+        return drainInto(() -> ring.drain(writer, max), cutMidFrameForTest);
+    }
+
+    /** Drains a ring into one buffer (its visitor appends to {@link #out}) and sends it; returns how many. */
+    private int drainInto(java.util.function.IntSupplier drain, boolean cutMidFrameForTest) {
         out = ch.alloc().heapBuffer(CHANGES_BUFFER);
-        int n = ring.drain(writer, max);
+        int n = drain.getAsInt();
         ByteBuf b = out;
         out = null;
         if (n == 0) {

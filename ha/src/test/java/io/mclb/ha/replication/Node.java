@@ -29,8 +29,13 @@ final class Node implements AutoCloseable {
     }
 
     Node(Path dir, int queueCapacity) {
+        this(dir, queueCapacity, null);
+    }
+
+    /** @param bindings the binding tables this node replicates, or null for sticky entries alone */
+    Node(Path dir, int queueCapacity, ReplicatedBindings bindings) {
         table = StickyTables.open(dir, 200_000);
-        replicator = new StickyReplicator(table, state, registry, queueCapacity);
+        replicator = new StickyReplicator(table, state, registry, queueCapacity, bindings);
     }
 
     /** Loopback on both ends, ephemeral port, short timers. */

@@ -119,6 +119,22 @@ public final class GtpRequestEncoder {
         return GtpResponseEncoder.patchV2Length(out, start);
     }
 
+    /** v1 Update PDP Context Request to the GGSN's TEID-C (29.060 7.3.3, SGSN-initiated): NSAPI only, enough to route and answer. */
+    public static int writeV1Update(ByteBuf out, int sequence, int ggsnTeidControl, int nsapi) {
+        int start = out.writerIndex();
+        GtpResponseEncoder.v1Header(out, GtpMessageType.V1_UPDATE_PDP_CONTEXT_REQUEST, ggsnTeidControl, sequence);
+        out.writeByte(GtpV1Ie.NSAPI).writeByte(nsapi & 0x0F);
+        return GtpResponseEncoder.patchV1Length(out, start);
+    }
+
+    /** v2 Modify Bearer Request to the PGW's control TEID (29.274 7.2.7): EBI only, enough to route and answer. */
+    public static int writeV2Modify(ByteBuf out, int sequence, int pgwTeid, int ebi) {
+        int start = out.writerIndex();
+        GtpResponseEncoder.v2Header(out, GtpMessageType.V2_MODIFY_BEARER_REQUEST, pgwTeid, sequence);
+        GtpResponseEncoder.ie2(out, GtpV2Ie.EBI, 0, 1).writeByte(ebi & 0x0F);
+        return GtpResponseEncoder.patchV2Length(out, start);
+    }
+
     /** v2 Delete Session Request to the PGW's control TEID: Linked EBI. */
     public static int writeV2Delete(ByteBuf out, int sequence, int pgwTeid, int ebi) {
         int start = out.writerIndex();

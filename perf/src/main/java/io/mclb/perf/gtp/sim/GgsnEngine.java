@@ -31,6 +31,8 @@ final class GgsnEngine {
     private final GtpV1Message v1 = new GtpV1Message();
     private final GtpV2Message v2 = new GtpV2Message();
     private final GtpV2Fteid fteid = new GtpV2Fteid();
+    /** The address key of the socket answering the datagram being handled (loop thread). */
+    private int owner;
     private final GtpResponseEncoder.Grant grant = new GtpResponseEncoder.Grant();
     private final SessionTable sessionsV0;
     private final SessionTable sessionsV1;
@@ -80,6 +82,7 @@ final class GgsnEngine {
      */
     ByteBuf handle(ByteBuf in, byte[] ownAddress, ByteBufAllocator alloc) {
         grant.ownAddress = ownAddress;
+        owner = ownerKey(ownAddress);
         int version = GtpVersion.peek(in);
         switch (version) {
             case GtpVersion.V0:
@@ -150,7 +153,7 @@ final class GgsnEngine {
                 if (isAcceptedV1(cause)) {
                     // 15-digit IMSIs end in the F filler (high nibble of the last octet): the NSAPI takes its place in the key.
                     long key = (ies.imsiRaw() & ~0xF0L) | ((long) ies.nsapi() << 4);
-                    int teid = sessionsV1.create(key, peerTeid);
+                    int teid = sessionsV1.create(key, peerTeid, owner);
                     fillGrant(teid, teid ^ 0x80000000, 0);
                     activeSessions.lazySet(sessionCount());
                 }
@@ -159,8 +162,15 @@ final class GgsnEngine {
                 GtpResponseEncoder.writeV1Create(out, seq, peerTeid, cause, recovery, grant);
                 return out;
             }
+            case GtpMessageType.V1_UPDATE_PDP_CONTEXT_REQUEST: {
+                long peer = sessionsV1.peerOf(v1.teid(), owner);
+                ByteBuf out = alloc.ioBuffer(GtpResponseEncoder.MAX_LENGTH);
+                GtpResponseEncoder.writeV1Update(out, seq, peer == SessionTable.NONE ? 0 : (int) peer,
+                        peer == SessionTable.NONE ? V1_CONTEXT_NOT_FOUND : V1_ACCEPTED);
+                return out;
+            }
             case GtpMessageType.V1_DELETE_PDP_CONTEXT_REQUEST: {
-                long peer = sessionsV1.deleteById(v1.teid());
+                long peer = sessionsV1.deleteById(v1.teid(), owner);
                 activeSessions.lazySet(sessionCount());
                 ByteBuf out = alloc.ioBuffer(GtpResponseEncoder.MAX_LENGTH);
                 GtpResponseEncoder.writeV1Delete(out, seq, peer == SessionTable.NONE ? 0 : (int) peer, deleteCauseV1(peer));
@@ -189,7 +199,7 @@ final class GgsnEngine {
                 int cause = complete ? mixV2.pick(random) : V2_MANDATORY_IE_MISSING;
                 if (cause >= 16 && cause <= 63) {
                     long key = (v2.imsiRaw() & ~0xF0L) | ((long) ebi << 4);
-                    int teid = sessionsV2.create(key, peerTeid);
+                    int teid = sessionsV2.create(key, peerTeid, owner);
                     fillGrant(teid, teid ^ 0x80000000, ebi);
                     activeSessions.lazySet(sessionCount());
                 }
@@ -198,8 +208,15 @@ final class GgsnEngine {
                 GtpResponseEncoder.writeV2Create(out, seq, peerTeid, cause, recovery, grant);
                 return out;
             }
+            case GtpMessageType.V2_MODIFY_BEARER_REQUEST: {
+                long peer = sessionsV2.peerOf(v2.teid(), owner);
+                ByteBuf out = alloc.ioBuffer(GtpResponseEncoder.MAX_LENGTH);
+                GtpResponseEncoder.writeV2Modify(out, seq, peer == SessionTable.NONE ? 0 : (int) peer,
+                        peer == SessionTable.NONE ? V2_CONTEXT_NOT_FOUND : V2_ACCEPTED);
+                return out;
+            }
             case GtpMessageType.V2_DELETE_SESSION_REQUEST: {
-                long peer = sessionsV2.deleteById(v2.teid());
+                long peer = sessionsV2.deleteById(v2.teid(), owner);
                 activeSessions.lazySet(sessionCount());
                 if (peer == SessionTable.NONE) {
                     deletesNotFound.lazySet(deletesNotFound.get() + 1);
@@ -213,6 +230,15 @@ final class GgsnEngine {
                 unhandled.lazySet(unhandled.get() + 1);
                 return null;
         }
+    }
+
+    /** A non-zero key of the answering socket's address: sessions live at the GGSN that created them. */
+    private static int ownerKey(byte[] address) {
+        int h = 1;
+        for (byte b : address) {
+            h = 31 * h + b;
+        }
+        return h == 0 ? 1 : h;
     }
 
     private int deleteCauseV1(long peer) {

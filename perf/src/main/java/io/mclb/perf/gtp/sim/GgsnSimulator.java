@@ -25,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * mapped with {@link CauseMix#toV2()}), and when accepted a new TEID-C / TEID-data (v0: flow
  * labels), the simulator's bound address as GSN Address / F-TEID, an IPv4 End User Address / PAA
  * from a pool, and the Recovery IE. A Delete for a known session answers accepted and removes it;
- * an unknown TEID (v0: TID) answers "context not found" (210 / 64). {@link #restart()} increments
+ * an unknown TEID (v0: TID) answers "context not found" (210 / 64); v1 Update PDP Context and v2
+ * Modify Bearer answer accepted or "context not found" the same way. A v1/v2 session lives at the
+ * bound address that created it: a follow-up with its TEID sent to another address of the same
+ * simulator is "context not found", as between real GGSNs. {@link #restart()} increments
  * the restart counter and forgets every session, as a rebooted GGSN does. With a latency set, each
  * response is scheduled that long after the request on the event loop.
  *

@@ -71,6 +71,14 @@ public final class GtpResponseEncoder {
         return patchV1Length(out, start);
     }
 
+    /** v1 Update PDP Context Response: Cause only (29.060 7.3.4; a rejection carries no more). */
+    public static int writeV1Update(ByteBuf out, int sequence, int peerTeidC, int cause) {
+        int start = out.writerIndex();
+        v1Header(out, GtpMessageType.V1_UPDATE_PDP_CONTEXT_RESPONSE, peerTeidC, sequence);
+        out.writeByte(GtpV1Ie.CAUSE).writeByte(cause);
+        return patchV1Length(out, start);
+    }
+
     /** v0 Create PDP Context Response (GSM 09.60 7.5.2): TID of the request, flow label = the SGSN's Flow Label Signalling. */
     public static int writeV0Create(ByteBuf out, int sequence, int peerFlowLabel, long tid, int cause, int recovery, Grant g) {
         int start = out.writerIndex();
@@ -123,6 +131,14 @@ public final class GtpResponseEncoder {
             out.setShort(bc + 1, out.writerIndex() - bc - 4);
         }
         ie2(out, GtpV2Ie.RECOVERY, 0, 1).writeByte(recovery);
+        return patchV2Length(out, start);
+    }
+
+    /** v2 Modify Bearer Response: Cause only. */
+    public static int writeV2Modify(ByteBuf out, int sequence, int peerTeid, int cause) {
+        int start = out.writerIndex();
+        v2Header(out, GtpMessageType.V2_MODIFY_BEARER_RESPONSE, peerTeid, sequence);
+        v2Cause(out, cause);
         return patchV2Length(out, start);
     }
 

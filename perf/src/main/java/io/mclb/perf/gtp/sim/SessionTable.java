@@ -15,6 +15,8 @@ final class SessionTable {
     static final long NONE = -1L;
 
     private final LongLongMap byId;
+    /** id -> the address key of the GGSN socket that created it (only when indexed by id). */
+    private final LongLongMap ownerById;
     private final LongLongMap bySubscriber;
     private final boolean indexById;
     private final int idMask;
@@ -28,11 +30,21 @@ final class SessionTable {
         this.indexById = idBits == 32;
         this.idMask = idBits == 32 ? -1 : (1 << idBits) - 1;
         this.byId = new LongLongMap(indexById ? expected : 16);
+        this.ownerById = new LongLongMap(indexById ? expected : 16);
         this.bySubscriber = new LongLongMap(expected);
     }
 
     /** Opens (or replaces) the session of {@code subscriber}; returns the new non-zero id. */
     int create(long subscriber, int peerId) {
+        return create(subscriber, peerId, 0);
+    }
+
+    /**
+     * {@link #create} by the simulated GGSN whose address key is {@code owner}: the session then
+     * exists only at that GGSN ({@link #peerOf}, {@link #deleteById(int, int)}), as on real GGSNs
+     * that share no state, so a follow-up routed to another GGSN is answered "context not found".
+     */
+    int create(long subscriber, int peerId, int owner) {
         int id = nextId;
         nextId = (nextId + 1) & idMask;
         if (nextId == 0) {
@@ -42,10 +54,31 @@ final class SessionTable {
         if (indexById) {
             if (old != LongLongMap.MISSING) {
                 byId.remove(old >>> 32);
+                ownerById.remove(old >>> 32);
             }
             byId.put(id & 0xFFFFFFFFL, subscriber);
+            ownerById.put(id & 0xFFFFFFFFL, owner);
         }
         return id;
+    }
+
+    /** The peer's id of session {@code id} if GGSN {@code owner} holds it (0: any), else {@link #NONE}. */
+    long peerOf(int id, int owner) {
+        long subscriber = byId.get(id & 0xFFFFFFFFL);
+        if (subscriber == LongLongMap.MISSING || !ownedBy(id, owner)) {
+            return NONE;
+        }
+        long v = bySubscriber.get(subscriber);
+        return v == LongLongMap.MISSING ? NONE : v & 0xFFFFFFFFL;
+    }
+
+    private boolean ownedBy(int id, int owner) {
+        return owner == 0 || ownerById.get(id & 0xFFFFFFFFL) == owner;
+    }
+
+    /** {@link #deleteById(int)} at GGSN {@code owner} only (0: any). */
+    long deleteById(int id, int owner) {
+        return ownedBy(id, owner) ? deleteById(id) : NONE;
     }
 
     /** Closes the session with {@code id}; the peer's id (unsigned 32 bits) or {@link #NONE}. */
@@ -57,6 +90,7 @@ final class SessionTable {
         if (subscriber == LongLongMap.MISSING) {
             return NONE;
         }
+        ownerById.remove(id & 0xFFFFFFFFL);
         long v = bySubscriber.remove(subscriber);
         return v == LongLongMap.MISSING ? NONE : v & 0xFFFFFFFFL;
     }
@@ -69,6 +103,7 @@ final class SessionTable {
         }
         if (indexById) {
             byId.remove(v >>> 32);
+            ownerById.remove(v >>> 32);
         }
         return v & 0xFFFFFFFFL;
     }
@@ -79,6 +114,7 @@ final class SessionTable {
 
     void clear() {
         byId.clear();
+        ownerById.clear();
         bySubscriber.clear();
     }
 }

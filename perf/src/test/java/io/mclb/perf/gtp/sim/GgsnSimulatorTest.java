@@ -112,6 +112,44 @@ class GgsnSimulatorTest {
         assertThat(sim.createResponses(1, 128)).isEqualTo(1);
     }
 
+    /** Sends what {@code writer} encodes to the simulator's address {@code i} and returns its answer. */
+    private ByteBuf exchange(int i, Consumer<ByteBuf> writer) throws Exception {
+        ByteBuf out = Unpooled.buffer(512);
+        writer.accept(out);
+        byte[] bytes = new byte[out.readableBytes()];
+        out.readBytes(bytes);
+        client.send(new DatagramPacket(bytes, bytes.length, sim.boundAddresses().get(i)));
+        DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+        client.receive(in);
+        return Unpooled.wrappedBuffer(in.getData(), 0, in.getLength());
+    }
+
+    @Test
+    void followUpsAreAnsweredOnlyByTheGgsnAddressThatCreatedTheSession() throws Exception {
+        sim = GgsnSimulator.builder().listen(new InetSocketAddress(LOOPBACK, 0))
+                .listen(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0)).start();
+        client = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
+        client.setSoTimeout(5_000);
+        int teid1 = v1(exchange(0, b -> GtpRequestEncoder.writeV1Create(b, 1, IMSI, 5, 1, 1, SGSN, APN)))
+                .ies().teidControl(false);
+        GtpV1Message wrong = v1(exchange(1, b -> GtpRequestEncoder.writeV1Update(b, 2, teid1, 5)));
+        assertThat(wrong.messageType()).isEqualTo(19);
+        assertThat(wrong.ies().cause()).as("another GGSN does not know the TEID").isEqualTo(210);
+        assertThat(v1(exchange(0, b -> GtpRequestEncoder.writeV1Update(b, 3, teid1, 5))).ies().cause()).isEqualTo(128);
+        assertThat(v1(exchange(1, b -> GtpRequestEncoder.writeV1Delete(b, 4, teid1, 5))).ies().cause()).isEqualTo(210);
+        assertThat(v1(exchange(0, b -> GtpRequestEncoder.writeV1Delete(b, 5, teid1, 5))).ies().cause()).isEqualTo(128);
+
+        GtpV2Message created = v2(exchange(1, b -> GtpRequestEncoder.writeV2Create(b, 6, IMSI, 5, 0x77, SGSN, APN)));
+        GtpV2Fteid f = new GtpV2Fteid();
+        assertThat(created.fteid(1, f)).isTrue();
+        int teid2 = f.teid();
+        GtpV2Message modify = v2(exchange(1, b -> GtpRequestEncoder.writeV2Modify(b, 7, teid2, 5)));
+        assertThat(modify.messageType()).isEqualTo(35);
+        assertThat(modify.cause()).isEqualTo(16);
+        assertThat(v2(exchange(0, b -> GtpRequestEncoder.writeV2Modify(b, 8, teid2, 5))).cause()).isEqualTo(64);
+        assertThat(sim.activeSessions()).isEqualTo(1);
+    }
+
     @Test
     void aRepeatedCreateForOneSubscriberReplacesItsSession() throws Exception {
         start(GgsnSimulator.builder());

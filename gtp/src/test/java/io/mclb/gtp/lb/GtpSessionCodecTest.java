@@ -1,0 +1,65 @@
+package io.mclb.gtp.lb;
+
+import io.mclb.binding.BindingCodec;
+import io.mclb.farm.RealConfigs;
+import io.mclb.farm.RealServer;
+import io.mclb.time.ManualClock;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The GTP session's part of a replicated binding: the GGSN signalling address, and nothing that does not decode. */
+class GtpSessionCodecTest {
+    private final RealServer ggsn = new RealServer("GGSN-FARM", RealConfigs.real("10.0.0.21", 8), new ManualClock(), null);
+
+    private static BindingCodec.Fields fields(RealServer real) {
+        return new BindingCodec.Fields(0x2620100000000001L, 5, real, 0xDEADBEEFL, 1_000, 7_200_000_000_000L);
+    }
+
+    @Test
+    void theGgsnAddressAndTheCommonFieldsComeBackAsTheyWent() {
+        GtpSession s = new GtpSession(0x2620100000000001L, 5, ggsn, 0xDEADBEEF, new byte[] {10, 0, 0, 21}, 0,
+                7_200_000_000_000L);
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(s, out);
+        assertThat(out.readableBytes()).isEqualTo(5);
+        GtpSession back = GtpSessionCodec.INSTANCE.read(fields(ggsn), out);
+        assertThat(back.imsiRaw()).isEqualTo(s.imsiRaw());
+        assertThat(back.nsapi()).isEqualTo(5);
+        assertThat(back.teid()).as("the TEID follow-ups are routed by").isEqualTo(0xDEADBEEF);
+        assertThat(back.real()).isSameAs(ggsn);
+        assertThat(back.ggsnAddress()).containsExactly(10, 0, 0, 21);
+        assertThat(back.idleNs()).isEqualTo(7_200_000_000_000L);
+    }
+
+    @Test
+    void aSessionWithoutALearntAddressAndAnIpv6OneBothTravel() {
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 0, ggsn, 7, null, 0, 1), out);
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), out).ggsnAddress()).isNull();
+        byte[] v6 = new byte[16];
+        v6[15] = 1;
+        out.clear();
+        GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 0, ggsn, 7, v6, 0, 1), out);
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), out).ggsnAddress()).containsExactly(v6);
+    }
+
+    @Test
+    void extraBytesThatDoNotDecodeAreRefusedNotGuessed() {
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), Unpooled.buffer())).as("empty").isNull();
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), Unpooled.wrappedBuffer(new byte[] {4, 10, 0, 0})))
+                .as("address cut short").isNull();
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), Unpooled.wrappedBuffer(new byte[] {5, 1, 2, 3, 4, 5})))
+                .as("no address is 5 octets").isNull();
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), Unpooled.wrappedBuffer(new byte[] {0, 9})))
+                .as("trailing bytes").isNull();
+    }
+
+    @Test
+    void theGtpModuleDeclaresTheCodecOnItsKind() {
+        new GtpServiceModule();
+        assertThat(GtpSession.KIND.codec()).isSameAs(GtpSessionCodec.INSTANCE);
+    }
+}
