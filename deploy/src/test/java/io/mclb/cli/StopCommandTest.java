@@ -49,7 +49,7 @@ class StopCommandTest {
         int rc;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            rc = new CommandLine(new Main()).execute("stop", "--no-handover", "--admin", "127.0.0.1:" + admin);
+            rc = new CommandLine(new Main()).execute("stop", "--no-handover", "-c", cfg.toString()); // the local socket: no token
         } finally {
             System.setOut(saved);
             server.close();

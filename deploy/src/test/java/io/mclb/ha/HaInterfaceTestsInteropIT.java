@@ -127,8 +127,15 @@ class HaInterfaceTestsInteropIT {
         assertThat(other.group(1)).isEqualTo("Stopped (no handover)");
     }
 
+    private static final String TOKEN = "ha-interface-tests";
+
     private Path config(Netns ns, String iface, String self, int priority) throws Exception {
+        // state changes over the admin TCP listener need the token
+        Path token = ns.dir().resolve("admin.token");
+        Files.writeString(token, TOKEN + "\n");
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         String text = "mclb admin 127.0.0.1 " + ADMIN + "\n"
+                + "mclb admin token " + token + "\n"
                 + "mclb data-dir " + ns.dir().resolve("mclb-data") + "\n"
                 + "mclb sticky entries 1000\n"
                 + "interface " + iface + "\n"
@@ -173,7 +180,8 @@ class HaInterfaceTestsInteropIT {
     private static String post(Netns ns, String path) throws Exception {
         return ns.exec(Duration.ofSeconds(15), "/usr/bin/python3", "-c",
                 "import sys, urllib.request, urllib.error\n"
-                        + "r = urllib.request.Request(sys.argv[1], data=b'', method='POST')\n"
+                        + "r = urllib.request.Request(sys.argv[1], data=b'', method='POST',"
+                        + " headers={'Authorization': 'Bearer " + TOKEN + "'})\n"
                         + "try:\n    x = urllib.request.urlopen(r, timeout=10); print(x.status, x.read().decode())\n"
                         + "except urllib.error.HTTPError as e:\n    print(e.code, e.read().decode())",
                 "http://127.0.0.1:" + ADMIN + path).check("POST " + path).output();
