@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigParserFuzzTest {
     private static final Grammar GRAMMAR = Modules.load().grammar();
     /** Relative paths in a fuzzed text resolve here, a directory that does not exist: nothing is read or written. */
-    private static final Path BASE = Path.of("target", "fuzz-config-base-that-does-not-exist");
+    private static final Path BASE = Path.of("target", "fuzz-config-base-that-does-not-exist").toAbsolutePath();
 
     static Stream<byte[]> seeds() {
         return FuzzCorpus.seeds("config");
