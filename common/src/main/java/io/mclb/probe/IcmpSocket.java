@@ -56,6 +56,8 @@ final class IcmpSocket {
     private final Waiter[] bySeq = new Waiter[65536];
     private int nextSeq;
     private int users;
+    private boolean flushQueued;
+    private final Runnable flush = this::flushWrites;
 
     private IcmpSocket(EventLoop loop, boolean v6) {
         this.loop = loop;
@@ -176,13 +178,26 @@ final class IcmpSocket {
         bySeq[seq] = w;
         ByteBuf req = IcmpEcho.request(channel.alloc(), v6, ident, seq);
         final int sent = seq;
-        channel.writeAndFlush(new DatagramPacket(req, w.destination())).addListener(f -> {
+        channel.write(new DatagramPacket(req, w.destination())).addListener(f -> {
             if (!f.isSuccess() && bySeq[sent] == w) {
                 bySeq[sent] = null;
                 w.unsent(f.cause().getMessage());
             }
         });
+        // the checks of one grid slot (CheckGrid) write here in one pass of the loop; one flush
+        // after them all goes out as one sendmmsg instead of a sendto each
+        if (!flushQueued) {
+            flushQueued = true;
+            loop.execute(flush);
+        }
         return seq;
+    }
+
+    private void flushWrites() {
+        flushQueued = false;
+        if (channel.isOpen()) {
+            channel.flush();
+        }
     }
 
     /** The check no longer waits for {@code seq} (answered elsewhere, timed out, closed). */

@@ -107,8 +107,8 @@ final class ProbeTask implements BringUpGate.Waiting {
         if (ticker != null) {
             ticker.cancel(false);
         }
-        ticker = loop.scheduleAtFixedRate(this::tick, firstDelayMs, probe.intervalSeconds() * 1000L,
-                TimeUnit.MILLISECONDS);
+        ticker = loop.scheduleAtFixedRate(this::tick, CheckGrid.delayNs(System.nanoTime(), firstDelayMs),
+                probe.intervalSeconds() * 1_000_000_000L, TimeUnit.NANOSECONDS);
     }
 
     private void tick() {
@@ -161,7 +161,9 @@ final class ProbeTask implements BringUpGate.Waiting {
         } catch (RuntimeException e) {
             r.fail("check failed to run: " + e);
         }
-        if (run == r) {
+        // a regular run whose timeout is its whole interval ends at the next tick, which times it
+        // out before it starts the next run: no timer to schedule and cancel for every check
+        if (run == r && (kind != Kind.REGULAR || probe.timeoutSeconds() < probe.intervalSeconds())) {
             long timeoutMs = Math.min(probe.timeoutSeconds(), probe.intervalSeconds()) * 1000L;
             r.timer = loop.schedule(r::timeout, Math.max(1, timeoutMs - 1), TimeUnit.MILLISECONDS);
         }

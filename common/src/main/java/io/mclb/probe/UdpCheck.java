@@ -91,11 +91,8 @@ public abstract class UdpCheck implements ProbeCheck {
             report(false, "cannot build the request: " + e);
             return;
         }
-        channel.writeAndFlush(new DatagramPacket(b, target)).addListener(w -> {
-            if (!w.isSuccess()) {
-                report(false, "send failed: " + w.cause().getMessage());
-            }
-        });
+        // a void promise: no future and listener per check; a failed send reaches exceptionCaught
+        channel.writeAndFlush(new DatagramPacket(b, target), channel.voidPromise());
     }
 
     @Override
@@ -144,7 +141,8 @@ public abstract class UdpCheck implements ProbeCheck {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            // e.g. ICMP port unreachable surfacing as a read error: the run fails, the socket stays
+            // a failed send, or ICMP port unreachable surfacing as a read error: the run fails, the
+            // socket stays
             report(false, cause.toString());
         }
     }

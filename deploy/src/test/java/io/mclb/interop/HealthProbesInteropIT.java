@@ -90,6 +90,46 @@ class HealthProbesInteropIT {
         }
     }
 
+    /**
+     * Where {@code net.ipv4.ping_group_range} admits no group (the kernel's own default), mclb as
+     * root pings over raw sockets, says so, filters the replies by its identifier, and still sees
+     * the far end go down and come back.
+     */
+    @Test
+    void pingFallsBackToRawSocketsWhenUnprivilegedPingIsRefused() throws Exception {
+        try (Netns lb = Netns.create(tmp.resolve("lb")); Netns far = Netns.create(tmp.resolve("far"))) {
+            lb.run(() -> {
+                lb.linkTo(far, "veth-lb", List.of("10.99.10.1/24", "fd00:99::1/64"), "veth-far",
+                        List.of("10.99.10.2/24", "fd00:99::2/64"));
+                lb.exec(Duration.ofSeconds(10), "sysctl", "-w", "net.ipv4.ping_group_range=1 0")
+                        .check("sysctl ping_group_range");
+                Tshark cap = Tshark.start(lb, "tshark", "veth-lb", "icmp or icmp6");
+                MclbProcess mclb = MclbProcess.startLauncher(lb, MclbProcess.writeConfig(lb, "ping-raw.cfg", ADMIN_PORT),
+                        ADMIN_PORT);
+                String probes = awaitProbes(mclb, Duration.ofSeconds(60), "PING", "PING6");
+                assertThat(probes).as("both ping probes passed over raw sockets").isNotNull();
+                assertThat(row(probes, "PING")).contains("\"target\":\"10.99.10.2 (icmp raw)\"");
+                assertThat(row(probes, "PING6")).contains("(icmp raw)");
+                assertThat(mclb.process().lines()).as("the ICMP socket kind is logged")
+                        .anyMatch(l -> l.contains("ping probes use raw ICMP sockets"))
+                        .anyMatch(l -> l.contains("ping probes use raw ICMPv6 sockets"));
+
+                Netns.host(Duration.ofSeconds(10), "ip", "-n", far.name(), "link", "set", "veth-far", "down")
+                        .check("link down");
+                assertThat(awaitRealState(mclb, "F-PING", "PROBE_FAILED", Duration.ofSeconds(20))).isNotNull();
+                Netns.host(Duration.ofSeconds(10), "ip", "-n", far.name(), "link", "set", "veth-far", "up")
+                        .check("link up");
+                assertThat(awaitRealState(mclb, "F-PING", "OPERATIONAL", Duration.ofSeconds(20))).isNotNull();
+                cap.stop();
+                assertThat(cap.count("icmp.type == 8 && icmp.checksum.status == 1 && ip.dst == 10.99.10.2"))
+                        .as("IPv4 echo requests with a good checksum").isPositive();
+                assertThat(cap.count("icmpv6.type == 128 && icmpv6.checksum.status == 1 && ipv6.dst == fd00:99::2"))
+                        .as("ICMPv6 echo requests with a good checksum").isPositive();
+                assertThat(cap.problems("icmp || icmpv6")).as("malformed probe frames").isEmpty();
+            });
+        }
+    }
+
     private static void startPeers(Netns far) throws Exception {
         Path dir = far.dir();
         Files.createDirectories(dir.resolve("www"));
