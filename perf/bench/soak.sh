@@ -206,7 +206,17 @@ events_until() {
 echo "# $(date -Is) soak: capacity of gtp+radius+udp together, closed loop, ${CAP_S}s (warm-up ${WARM}s)" \
      "lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 run_all 0 0 0 "$WARM" warm
-run_all 0 0 0 "$CAP_S" capacity
+# a generator that reported for less than a third of the run (its JVM starved, or killed by
+# someone else's clean-up on a shared machine) gives no figure: the capacity run is repeated
+for try in 1 2 3; do
+  run_all 0 0 0 "$CAP_S" capacity
+  short=0
+  for k in gtp radius udp; do
+    [ "$(grep -c '^\[' "$OUT/loadgen-$k-capacity.log" 2>/dev/null)" -ge $(( CAP_S / 3 )) ] || short=1
+  done
+  [ $short = 0 ] && break
+  echo "capacity run $try: a generator reported for less than $(( CAP_S / 3 )) s; again" >&2
+done
 # per_second LOG FROM_LINE: "sent answered lines" summed over the generator's one-second progress
 # lines after FROM_LINE ("[ 12s] sent N/s answered M/s ...", GTP: "creates N/s accepted A/s rejected R")
 per_second() {
@@ -224,7 +234,8 @@ for k in gtp radius udp; do
   log="$OUT/loadgen-$k-capacity.log"
   lines=$(grep -c '^\[' "$log" 2>/dev/null)
   # the second half of the run: the generator's JVM start and the JIT are behind it
-  read -r _ answered n <<<"$(per_second "$log" "$(grep -n '^\[' "$log" | sed -n "$(( (lines + 1) / 2 ))p" | cut -d: -f1)")"
+  half=$(grep -n '^\[' "$log" | sed -n "$(( lines / 2 + 1 ))p" | cut -d: -f1)
+  read -r _ answered n <<<"$(per_second "$log" "$(( ${half:-1} - 1 ))")"
   cap=$(( n > 0 ? answered / n : 0 ))
   [ "$cap" -gt 0 ] || { echo "no capacity figure for $k (see $log)" >&2; exit 2; }
   RATE[$k]=$(( cap * LOAD_PCT / 100 ))
