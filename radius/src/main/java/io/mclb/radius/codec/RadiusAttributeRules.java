@@ -13,7 +13,7 @@ import io.netty.buffer.ByteBuf;
  *     For the vendors whose sub-attribute layout is known here the sub-attributes must tile the
  *     value exactly: type, length (&gt;= 2, including both) for Cisco (9), Microsoft (311, RFC 2548),
  *     3GPP2 (5535) and 3GPP (10415, TS 29.061); type, length (&gt;= 3), continuation for WiMAX
- *     (24757). Wireshark's RADIUS dissector reads those vendors the same way and calls a
+ *     (24757); a 3GPP-IMSI sub-attribute holds 6..15 digits. Wireshark's RADIUS dissector reads those vendors the same way and calls a
  *     sub-attribute that does not fit, or a Vendor-Specific too short for its Vendor-Id,
  *     malformed. Other vendors' layouts vary (USR, Lucent, Starent use wider headers): their
  *     value is forwarded as it came.</li>
@@ -40,6 +40,20 @@ final class RadiusAttributeRules {
         };
     }
 
+    /** 3GPP-IMSI (TS 29.061 16.4.7: the IMSI as UTF-8 digits): 6..15 digits (TS 23.003 2.2), as Wireshark's E.212 check wants. */
+    private static boolean imsiDigits(ByteBuf buf, int at, int length) {
+        if (length < 6 || length > 15) {
+            return false;
+        }
+        for (int i = at; i < at + length; i++) {
+            int c = buf.getUnsignedByte(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static DropReason vendorSpecific(ByteBuf buf, int value, int length) {
         if (length < 5) {
             return RadiusDrops.BAD_VENDOR_SPECIFIC;
@@ -58,6 +72,10 @@ final class RadiusAttributeRules {
             }
             int slen = buf.getUnsignedByte(s + 1);
             if (slen < header || slen > end - s) {
+                return RadiusDrops.BAD_VENDOR_SPECIFIC;
+            }
+            if (vendor == RadiusAttributes.VENDOR_3GPP && buf.getUnsignedByte(s) == RadiusAttributes.TGPP_IMSI
+                    && !imsiDigits(buf, s + 2, slen - 2)) {
                 return RadiusDrops.BAD_VENDOR_SPECIFIC;
             }
             s += slen;

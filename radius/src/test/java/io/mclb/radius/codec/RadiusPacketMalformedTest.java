@@ -100,11 +100,13 @@ class RadiusPacketMalformedTest {
                 .as("3GPP sub-attribute of length 1").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
         assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, concat(tgpp, 1, 9, 'a', 'b', 'c'))))))
                 .as("3GPP sub-attribute past its VSA").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, concat(tgpp, 1, 8, '2', '6', '2', 'x', '1', '1'))))))
+                .as("3GPP-IMSI with a non-digit (tshark: Malformed IMSI)").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
         assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, 0, 0, 0x60, 0xB5, 46, 2, 0)))))
                 .as("WiMAX sub-attribute shorter than its 3-octet header").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
 
         assertThat(p.wrap(Unpooled.wrappedBuffer(request(4, tv(8, 10, 0, 0, 1), tv(40, 0, 0, 0, 1), tv(1, 'b'),
-                tv(31, '4'), tv(26, concat(tgpp, 1, 5, '2', '6', '2')), tv(26, 0, 0, 0x60, 0xB5, 46, 4, 0, 9),
+                tv(31, '4'), tv(26, concat(tgpp, 1, 8, '2', '6', '2', '0', '1', '1')), tv(26, 0, 0, 0x60, 0xB5, 46, 4, 0, 9),
                 tv(26, 0, 0, 0x21, 0x0A, 0xFF, 0xFF)))))
                 .as("the same attributes well formed, and an unknown vendor's own layout").isNull();
     }
