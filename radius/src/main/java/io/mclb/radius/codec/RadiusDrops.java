@@ -12,6 +12,13 @@ public final class RadiusDrops {
     public static final DropReason BAD_ATTRIBUTE_LENGTH = DropReason.of("radius_bad_attribute_length");
     /** An attribute running past the Length field. */
     public static final DropReason ATTRIBUTE_OVERRUN = DropReason.of("radius_attribute_overrun");
+    /**
+     * A Vendor-Specific too short for its Vendor-Id, or whose sub-attributes do not tile its value
+     * for a vendor whose layout is known ({@link RadiusAttributeRules}).
+     */
+    public static final DropReason BAD_VENDOR_SPECIFIC = DropReason.of("radius_bad_vendor_specific");
+    /** Framed-IP-Address or Acct-Status-Type not 4 octets, User-Name or Calling-Station-Id empty ({@link RadiusAttributeRules}). */
+    public static final DropReason BAD_ATTRIBUTE_VALUE_LENGTH = DropReason.of("radius_bad_attribute_value_length");
     /** Message-Authenticator whose length is not 18, or that appears twice (RFC 2869 section 5.14). */
     public static final DropReason BAD_MESSAGE_AUTHENTICATOR_ATTRIBUTE = DropReason.of("radius_bad_message_authenticator_attribute");
     /** Request or Response Authenticator does not verify with the shared secret. */

@@ -22,8 +22,8 @@ import io.netty.buffer.ByteBuf;
  *
  * Contract: {@link #wrap} checks the whole frame once (Length 20..4096 and not beyond the datagram;
  * every attribute length &gt;= 2 and inside Length; Message-Authenticator, if any, 18 octets and
- * single) and returns a reason instead of throwing. After a {@code null} result every accessor
- * stays inside the frame; after a non-null result accessors are undefined. Octets beyond Length are
+ * single; the value lengths of {@link RadiusAttributeRules}) and returns a reason instead of
+ * throwing. After a {@code null} result every accessor stays inside the frame; after a non-null result accessors are undefined. Octets beyond Length are
  * padding (RFC 2865 section 3: "treated as padding and ignored"): {@link #trimPadding} drops them
  * before forwarding. "Index" below means an absolute index in the buffer. Nothing is allocated;
  * one instance is reused per event loop (not thread-safe).
@@ -69,11 +69,17 @@ public final class RadiusPacket {
             if (alen > end - i) {
                 return RadiusDrops.ATTRIBUTE_OVERRUN;
             }
-            if (buf.getUnsignedByte(i) == RadiusAttributes.MESSAGE_AUTHENTICATOR) {
+            int type = buf.getUnsignedByte(i);
+            if (type == RadiusAttributes.MESSAGE_AUTHENTICATOR) {
                 if (alen != 18 || ma >= 0) {
                     return RadiusDrops.BAD_MESSAGE_AUTHENTICATOR_ATTRIBUTE;
                 }
                 ma = i + 2;
+            } else {
+                DropReason bad = RadiusAttributeRules.check(buf, type, i + 2, alen - 2);
+                if (bad != null) {
+                    return bad;
+                }
             }
             i += alen;
         }

@@ -50,6 +50,73 @@ class RadiusPacketMalformedTest {
         assertThat(buf.readableBytes()).isEqualTo(wire.length);
     }
 
+    /** A request with the given attributes (type, value) and a zero authenticator. */
+    private static byte[] request(int code, byte[]... typeAndValue) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(new byte[20]);
+        for (byte[] tv : typeAndValue) {
+            out.write(tv[0]);
+            out.write(tv.length + 1);
+            out.write(tv, 1, tv.length - 1);
+        }
+        byte[] w = out.toByteArray();
+        w[0] = (byte) code;
+        w[2] = (byte) (w.length >> 8);
+        w[3] = (byte) w.length;
+        return w;
+    }
+
+    private static byte[] tv(int type, int... value) {
+        byte[] b = new byte[value.length + 1];
+        b[0] = (byte) type;
+        for (int i = 0; i < value.length; i++) {
+            b[i + 1] = (byte) value[i];
+        }
+        return b;
+    }
+
+    /**
+     * Issue 14 item 5: attribute values whose length the RFCs fix, and Vendor-Specific layouts
+     * Wireshark decodes as malformed (tshark 4.0: "AVP too short; no room for vendor ID" and
+     * "Malformed Packet" for a 3GPP sub-attribute of length 1 or running past its VSA), each
+     * refused with its reason; the well-formed neighbours pass.
+     */
+    @Test
+    void attributeValueLengthsAndVendorSpecificLayouts() {
+        int[] tgpp = {0, 0, 0x28, 0xAF};
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(4, tv(8, 10, 0, 0, 1, 0)))))
+                .as("Framed-IP-Address of 5 octets").isEqualTo(RadiusDrops.BAD_ATTRIBUTE_VALUE_LENGTH);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(4, tv(40, 0, 1)))))
+                .as("Acct-Status-Type of 2 octets").isEqualTo(RadiusDrops.BAD_ATTRIBUTE_VALUE_LENGTH);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(1)))))
+                .as("empty User-Name").isEqualTo(RadiusDrops.BAD_ATTRIBUTE_VALUE_LENGTH);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(31)))))
+                .as("empty Calling-Station-Id").isEqualTo(RadiusDrops.BAD_ATTRIBUTE_VALUE_LENGTH);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, 0, 0)))))
+                .as("no room for the Vendor-Id").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, 0, 0, 0x28, 0xAF)))))
+                .as("a Vendor-Id and nothing else").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, concat(tgpp, 1, 1))))))
+                .as("3GPP sub-attribute of length 1").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, concat(tgpp, 1, 9, 'a', 'b', 'c'))))))
+                .as("3GPP sub-attribute past its VSA").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, concat(tgpp, 1, 8, '2', '6', '2', 'x', '1', '1'))))))
+                .as("3GPP-IMSI with a non-digit (tshark: Malformed IMSI)").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(1, tv(26, 0, 0, 0x60, 0xB5, 46, 2, 0)))))
+                .as("WiMAX sub-attribute shorter than its 3-octet header").isEqualTo(RadiusDrops.BAD_VENDOR_SPECIFIC);
+
+        assertThat(p.wrap(Unpooled.wrappedBuffer(request(4, tv(8, 10, 0, 0, 1), tv(40, 0, 0, 0, 1), tv(1, 'b'),
+                tv(31, '4'), tv(26, concat(tgpp, 1, 8, '2', '6', '2', '0', '1', '1')), tv(26, 0, 0, 0x60, 0xB5, 46, 4, 0, 9),
+                tv(26, 0, 0, 0x21, 0x0A, 0xFF, 0xFF)))))
+                .as("the same attributes well formed, and an unknown vendor's own layout").isNull();
+    }
+
+    private static int[] concat(int[] a, int... b) {
+        int[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
     @Test
     void attributeLengthZeroOneAndOverrun() {
         byte[] wire = encodeRequest(accountingStart(), SECRET_A);

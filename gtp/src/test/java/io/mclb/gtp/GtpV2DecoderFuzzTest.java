@@ -1,0 +1,23 @@
+package io.mclb.gtp;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.mclb.testing.FuzzCorpus;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Fuzz target: the GTPv2 flyweight and IE walker ({@link GtpDecoderFuzzChecks}); seeds in fuzz/gtp-v2/. */
+@Tag("fuzz")
+class GtpV2DecoderFuzzTest {
+    private final GtpDecoderFuzzChecks checks = new GtpDecoderFuzzChecks();
+
+    static Stream<byte[]> seeds() {
+        return FuzzCorpus.seeds("gtp-v2");
+    }
+
+    @MethodSource("seeds")
+    @FuzzTest(maxDuration = "60s")
+    void wrapReadPatchForward(byte[] datagram) {
+        checks.check(2, datagram);
+    }
+}

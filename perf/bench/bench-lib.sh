@@ -1,0 +1,26 @@
+# bench-lib.sh: the process and socket helpers the perf/bench scripts share (sourced, not run).
+# Every process a script starts runs pinned to a CPU in its own process group and is stopped
+# (TERM, then KILL after 5 s) when the script exits. port_free reads $SIMS and $VIP_IP.
+PGIDS=()
+stop_group() { # $1 = pgid: TERM, wait up to 5 s, then KILL
+  local g=$1
+  kill -TERM -- "-$g" 2>/dev/null
+  for _ in $(seq 50); do kill -0 -- "-$g" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$g" 2>/dev/null
+  wait "$g" 2>/dev/null
+}
+stop_all() { local g; for g in "${PGIDS[@]}"; do [ -n "$g" ] && stop_group "$g"; done; PGIDS=(); }
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+# start CPU LOGFILE CMD...: runs CMD pinned to CPU in its own process group, sets LAST
+start() {
+  local cpu=$1 log=$2; shift 2
+  setsid taskset -c "$cpu" "$@" >"$log" 2>&1 &
+  LAST=$!
+  PGIDS+=("$LAST")
+}
+alive() { [ -r /proc/"$1"/stat ] && [ "$(awk '{print $3}' /proc/"$1"/stat)" != Z ]; }
+bound() { ss -Hlun "src $1:$2" 2>/dev/null | grep -q .; }
+port_free() { local ip; for ip in $SIMS $VIP_IP; do bound "$ip" "$1" && return 1; done; return 0; }
+field() { echo "$1" | grep -oE "(^| )$2=[^ ]+" | head -1 | cut -d= -f2; }
