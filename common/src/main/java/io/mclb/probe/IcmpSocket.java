@@ -3,13 +3,10 @@ package io.mclb.probe;
 import io.mclb.net.Transports;
 import io.mclb.net.UdpSockets;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +88,7 @@ final class IcmpSocket {
         if (why == null) {
             ch = new EpollDatagramChannel(fd);
             ch.config().setOption(ChannelOption.SO_RCVBUF, UdpSockets.SOCKET_BUFFER_BYTES);
-            ch.pipeline().addLast(new Replies());
+            ch.pipeline().addLast(new SharedSocketReader("ICMP socket", this::reply));
             var reg = loop.register(ch);
             if (!reg.isSuccess()) {
                 why = "cannot register the ICMP socket: " + reg.cause();
@@ -219,24 +216,6 @@ final class IcmpSocket {
         if (w != null && w.destination().getAddress().equals(p.sender().getAddress())) {
             bySeq[seq] = null;
             w.answered();
-        }
-    }
-
-    private final class Replies extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext c, Object msg) {
-            try {
-                if (msg instanceof DatagramPacket p) {
-                    reply(p);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            LOG.debug("ICMP socket read error: {}", cause.toString());
         }
     }
 }

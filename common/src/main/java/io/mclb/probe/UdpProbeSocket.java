@@ -5,11 +5,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +58,7 @@ final class UdpProbeSocket {
     private UdpProbeSocket(EventLoop loop, String key, InetSocketAddress family) {
         this.loop = loop;
         this.key = key;
-        ChannelFuture f = UdpSockets.probe(family.getAddress()).group(loop).handler(new Answers())
+        ChannelFuture f = UdpSockets.probe(family.getAddress()).group(loop).handler(new SharedSocketReader("probe socket " + key, this::read))
                 .bind(UdpSockets.ephemeral(family.getAddress()));
         this.channel = f.channel();
         f.addListener(done -> bindDone(done.isSuccess() ? null : done.cause()));
@@ -169,26 +166,6 @@ final class UdpProbeSocket {
             if (same.get(i).answer(content)) {
                 return;
             }
-        }
-    }
-
-    private final class Answers extends ChannelInboundHandlerAdapter {
-        @Override
-        public void channelRead(ChannelHandlerContext c, Object msg) {
-            try {
-                if (msg instanceof DatagramPacket p) {
-                    read(p);
-                }
-            } finally {
-                ReferenceCountUtil.release(msg);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-            // an unconnected socket gets no ICMP errors; a read error belongs to no one check, the
-            // checks waiting on it time out
-            LOG.debug("probe socket {}: {}", key, cause.toString());
         }
     }
 }
