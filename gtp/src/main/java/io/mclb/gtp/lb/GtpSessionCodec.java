@@ -6,17 +6,22 @@ import io.netty.buffer.ByteBuf;
 /**
  * A {@link GtpSession} on the HA replication stream: beyond the common binding fields (IMSI as
  * owner, NSAPI/EBI as sub-key, the GGSN's control TEID as alias, the GGSN as real) it carries the
- * GGSN's signalling address.
+ * GGSN's signalling address and, for a session anchored on the VIP ({@code gtp signalling vip}),
+ * the GGSN's own control TEID: there the alias is mclb's TEID, and a standby that took over
+ * without the GGSN's would forward follow-ups with a TEID the GGSN never gave out.
  *
  * <pre>
- * +-------------+------------------------------+
- * | length (1)  | GGSN address (0, 4 or 16)    |
- * +-------------+------------------------------+
+ * +-------------+------------------------------+-----------------------------------------+
+ * | length (1)  | GGSN address (0, 4 or 16)    | anchored only: GGSN TEID (4), flags (1) |
+ * +-------------+------------------------------+-----------------------------------------+
  * </pre>
+ * flags bit 0: anchored. A stream from a node without the VIP mode has no trailer.
  * Registered on {@link GtpSession#KIND} by {@link GtpServiceModule}. Stateless.
  */
 final class GtpSessionCodec implements BindingCodec<GtpSession> {
     static final GtpSessionCodec INSTANCE = new GtpSessionCodec();
+    private static final int ANCHORED = 1;
+    private static final int ANCHOR_BYTES = 5;
 
     private GtpSessionCodec() {
     }
@@ -28,6 +33,10 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         if (a != null) {
             out.writeBytes(a);
         }
+        if (s.anchored()) {
+            out.writeInt(s.ggsnTeid());
+            out.writeByte(ANCHORED);
+        }
     }
 
     @Override
@@ -36,7 +45,8 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
             return null;
         }
         int len = extra.readUnsignedByte();
-        if ((len != 0 && len != 4 && len != 16) || extra.readableBytes() != len) {
+        int trailer = extra.readableBytes() - len;
+        if ((len != 0 && len != 4 && len != 16) || (trailer != 0 && trailer != ANCHOR_BYTES)) {
             return null;
         }
         byte[] ggsn = null;
@@ -44,6 +54,14 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
             ggsn = new byte[len];
             extra.readBytes(ggsn);
         }
-        return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsn, f.nowNs(), f.idleNs());
+        if (trailer == 0) {
+            return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsn, f.nowNs(), f.idleNs());
+        }
+        int ggsnTeid = extra.readInt();
+        if (extra.readUnsignedByte() != ANCHORED) {
+            return null;
+        }
+        return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, f.nowNs(),
+                f.idleNs());
     }
 }

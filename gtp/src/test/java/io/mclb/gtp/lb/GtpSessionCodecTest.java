@@ -26,12 +26,29 @@ class GtpSessionCodecTest {
         GtpSessionCodec.INSTANCE.writeExtra(s, out);
         assertThat(out.readableBytes()).isEqualTo(5);
         GtpSession back = GtpSessionCodec.INSTANCE.read(fields(ggsn), out);
+        assertThat(back.anchored()).isFalse();
         assertThat(back.imsiRaw()).isEqualTo(s.imsiRaw());
         assertThat(back.nsapi()).isEqualTo(5);
         assertThat(back.teid()).as("the TEID follow-ups are routed by").isEqualTo(0xDEADBEEF);
         assertThat(back.real()).isSameAs(ggsn);
         assertThat(back.ggsnAddress()).containsExactly(10, 0, 0, 21);
         assertThat(back.idleNs()).isEqualTo(7_200_000_000_000L);
+    }
+
+    @Test
+    void aSessionAnchoredOnTheVipKeepsTheGgsnsOwnTeidOnTheStandby() {
+        // gtp signalling vip: the alias is mclb's TEID; follow-ups must reach the GGSN with its own
+        GtpSession s = new GtpSession(0x2620100000000001L, 5, ggsn, 0xDEADBEEF, 0x00000007, true,
+                new byte[] {10, 0, 0, 21}, 0, 7_200_000_000_000L);
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(s, out);
+        GtpSession back = GtpSessionCodec.INSTANCE.read(fields(ggsn), out);
+        assertThat(back.anchored()).isTrue();
+        assertThat(back.teid()).as("mclb's TEID, which the SGSN sends").isEqualTo(0xDEADBEEF);
+        assertThat(back.ggsnTeid()).as("the GGSN's own").isEqualTo(7);
+        assertThat(back.ggsnAddress()).containsExactly(10, 0, 0, 21);
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 0, 7, 2})))
+                .as("unknown flags").isNull();
     }
 
     @Test
