@@ -58,7 +58,8 @@ public final class LoadDriver<F extends ClientFlow, S> {
     private final Supplier<S> snapshotter;
     // State below: event loop thread only.
     private ScheduledFuture<?> ticker;
-    private boolean sending;
+    /** Written on the loop, read there per send and by {@code isDone()} callers on other threads. */
+    private volatile boolean sending;
     private long startNanos;
     private long pacedSent;
     private int nextPacedFlow;
@@ -117,7 +118,9 @@ public final class LoadDriver<F extends ClientFlow, S> {
             return last;
         }
         try {
-            return loop.submit(snapshotter::get).get(1, TimeUnit.SECONDS);
+            S s = loop.submit(snapshotter::get).get(1, TimeUnit.SECONDS);
+            last = s; // a starved loop's next snapshot falls back to these counters, not to empty ones
+            return s;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return last;

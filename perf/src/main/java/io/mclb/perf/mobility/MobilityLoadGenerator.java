@@ -76,7 +76,7 @@ public final class MobilityLoadGenerator implements AutoCloseable {
 
     public boolean isDone() {
         Snapshot s = snapshot();
-        return !s.sending() && s.inFlight() == 0;
+        return !driver.sending() && !s.sending() && s.inFlight() == 0;
     }
 
     @Override

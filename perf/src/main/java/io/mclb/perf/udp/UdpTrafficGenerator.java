@@ -71,7 +71,7 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     /** True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
     public boolean isDone() {
         Snapshot s = snapshot();
-        return !s.sending() && s.inFlight() == 0;
+        return !driver.sending() && !s.sending() && s.inFlight() == 0;
     }
 
     /** Stops sending new requests; outstanding ones still settle. */

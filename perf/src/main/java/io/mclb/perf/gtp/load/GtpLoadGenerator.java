@@ -91,7 +91,7 @@ public final class GtpLoadGenerator implements AutoCloseable {
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
     public boolean isDone() {
         Snapshot s = snapshot();
-        return !s.sending() && s.inFlight() == 0;
+        return !driver.sending() && !s.sending() && s.inFlight() == 0;
     }
 
     /** Stops sending new creates; outstanding requests still settle. */
