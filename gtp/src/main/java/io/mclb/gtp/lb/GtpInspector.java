@@ -296,10 +296,11 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             if (mine == 0) {
                 return false;
             }
-            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), mine, ggsnTeid, true, ggsn,
-                    clock.nanoTime(), idleNs);
+            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), GtpSession.alias(d.version(), mine),
+                    ggsnTeid, true, ggsn, clock.nanoTime(), idleNs);
         } else {
-            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), ggsnTeid, ggsn, clock.nanoTime(), idleNs);
+            s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), GtpSession.alias(d.version(), ggsnTeid),
+                    ggsnTeid, false, ggsn, clock.nanoTime(), idleNs);
         }
         create.opened(sessions.open(s));
         return true;

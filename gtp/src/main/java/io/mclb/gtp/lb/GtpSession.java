@@ -17,9 +17,17 @@ import io.mclb.farm.RealServer;
  * in place of the GGSN's, and {@link #ggsnTeid()} keeps the GGSN's own, which mclb writes back into
  * every follow-up. This mapping (alias, ggsnTeid, anchored) is the state an HA replica needs to
  * keep routing anchored follow-ups after a takeover.
+ *
+ * <p>The alias is scoped by GTP version ({@link #alias(int, int)}): a v1 request names a PDP
+ * context, a v2 request a PGW session, and TEID spaces of v1 and v2 peers overlap (osmo-ggsn and
+ * many PGWs count from 1). Without the scope a v2 session shadowed the v1 session with the same
+ * TEID, its follow-ups went to the v2 session's GGSN, and an accepted v1 Delete ended the v2
+ * session, whose own Delete then found no session.
  */
 public final class GtpSession extends Binding implements GtpTx {
     public static final BindingKind<GtpSession> KIND = BindingKind.of("gtp-session");
+    /** Alias bit of a v2 session; v1 aliases are the bare TEID (as streams from older nodes carry them). */
+    static final long V2_ALIAS = 1L << 32;
 
     private final byte[] ggsnAddress;
     private final int ggsnTeid;
@@ -40,10 +48,27 @@ public final class GtpSession extends Binding implements GtpTx {
      */
     GtpSession(long imsiRaw, int nsapi, RealServer real, int alias, int ggsnTeid, boolean anchored,
                byte[] ggsnAddress, long nowNs, long idleNs) {
-        super(imsiRaw, nsapi, real, alias & 0xFFFF_FFFFL, nowNs, idleNs);
+        this(imsiRaw, nsapi, real, alias(1, alias), ggsnTeid, anchored, ggsnAddress, nowNs, idleNs);
+    }
+
+    /** @param alias {@link #alias(int, int)} of the version and the TEID the SGSN addresses */
+    GtpSession(long imsiRaw, int nsapi, RealServer real, long alias, int ggsnTeid, boolean anchored,
+               byte[] ggsnAddress, long nowNs, long idleNs) {
+        super(imsiRaw, nsapi, real, alias, nowNs, idleNs);
         this.ggsnTeid = ggsnTeid;
         this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
+    }
+
+    /** The table alias of control TEID {@code teid} on GTP {@code version}: 0 (not indexed) for TEID 0. */
+    static long alias(int version, int teid) {
+        long t = teid & 0xFFFF_FFFFL;
+        return t == 0 ? 0 : version == 2 ? V2_ALIAS | t : t;
+    }
+
+    /** The GTP version of the session's follow-ups: 2, or 1 (v0 sessions are found by IMSI, never by alias). */
+    public int version() {
+        return (alias() & V2_ALIAS) != 0 ? 2 : 1;
     }
 
     public long imsiRaw() {

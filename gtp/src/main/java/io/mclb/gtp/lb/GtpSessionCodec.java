@@ -55,13 +55,14 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
             extra.readBytes(ggsn);
         }
         if (trailer == 0) {
-            return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsn, f.nowNs(), f.idleNs());
+            // the alias keeps its version bit (GtpSession.alias): a v2 session stays a v2 one on the standby
+            return new GtpSession(f.owner(), f.sub(), f.real(), f.alias(), (int) f.alias(), false, ggsn, f.nowNs(),
+                    f.idleNs());
         }
         int ggsnTeid = extra.readInt();
         if (extra.readUnsignedByte() != ANCHORED) {
             return null;
         }
-        return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, f.nowNs(),
-                f.idleNs());
+        return new GtpSession(f.owner(), f.sub(), f.real(), f.alias(), ggsnTeid, true, ggsn, f.nowNs(), f.idleNs());
     }
 }

@@ -45,7 +45,8 @@ final class GtpTeidAllocator {
                 continue;
             }
             int teid = nodeBit | low;
-            if (sessions.byAlias(teid & 0xFFFF_FFFFL) == null) {
+            // unique across versions too: the TEID names one session whichever version asks
+            if (sessions.byAlias(GtpSession.alias(1, teid)) == null && sessions.byAlias(GtpSession.alias(2, teid)) == null) {
                 return teid;
             }
         }

@@ -62,7 +62,7 @@ final class GtpV1Dialect extends GtpDialect {
 
     @Override
     GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st) {
-        return sessions.byAlias(m.teid() & 0xFFFF_FFFFL);
+        return sessions.byAlias(GtpSession.alias(1, m.teid()));
     }
 
     @Override

@@ -67,7 +67,7 @@ final class GtpV2Dialect extends GtpDialect {
 
     @Override
     GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st) {
-        return sessions.byAlias(m.teid() & 0xFFFF_FFFFL);
+        return sessions.byAlias(GtpSession.alias(2, m.teid()));
     }
 
     @Override

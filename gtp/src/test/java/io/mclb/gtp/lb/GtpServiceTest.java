@@ -1,5 +1,6 @@
 package io.mclb.gtp.lb;
 
+import io.mclb.binding.BindingTable;
 import io.mclb.config.ConfigException;
 import io.mclb.metrics.MetricNames;
 import io.mclb.farm.RealServer;
@@ -190,6 +191,37 @@ class GtpServiceTest {
         // unknown TEID: dropped and counted
         GtpHarness.send(sgsn, GtpHarness.v1Delete(0x5555, 0x7778, 5), vip1);
         await().atMost(WAIT).until(() -> h.drops("GGSN-GN", "gtp_unknown_teid") == 1);
+    }
+
+    @Test
+    void aV1AndAV2SessionWithTheSameTeidStayApart() throws Exception {
+        // GGSNs and PGWs count their TEIDs from 1 each: a v1 PDP context and a v2 session share one
+        startIssueConfig("leastconns", "");
+        DatagramSocket sgsn = h.client();
+        GtpHarness.send(sgsn, GtpHarness.v1Create("262010000000400", 1), vip1);
+        assertThat(GtpHarness.v1Cause(GtpHarness.receive(sgsn))).isEqualTo(128);
+        BindingTable<GtpSession> sessions = h.factory.module().sessions();
+        GtpSession v1 = sessions.get(io.mclb.gtp.Tbcd.encodeRaw("262010000000400"), 5);
+        FakeGgsn v1Ggsn = h.ggsns.stream().filter(g -> g.port() == v1.real().port()).findFirst().orElseThrow();
+        FakeGgsn v2Ggsn = h.ggsns.stream().filter(g -> g != v1Ggsn).findFirst().orElseThrow();
+        // the v2 session with the same TEID on another GGSN, as the HA stream delivers one
+        GtpSession v2 = sessions.openReplicated(new GtpSession(io.mclb.gtp.Tbcd.encodeRaw("262010000000401"), 5,
+                h.real("GGSN-FARM", v2Ggsn), GtpSession.alias(2, v1.teid()), v1.teid(), false, null,
+                h.clock.nanoTime(), 3_600_000_000_000L), h.clock.nanoTime(), 3_600_000_000_000L);
+        assertThat(v2.version()).isEqualTo(2);
+        assertThat(sessions.aliasCollisions()).isZero();
+
+        GtpHarness.send(sgsn, GtpHarness.v1Delete(v1.teid(), 2, 5), vip1);
+        assertThat(GtpHarness.receive(sgsn)[1] & 0xFF).isEqualTo(21);
+        assertThat(v1Ggsn.deletes.get()).as("the v1 Delete reached the PDP context's GGSN").isEqualTo(1);
+        assertThat(v2Ggsn.deletes.get()).isZero();
+        assertThat(sessions.get(v2.imsiRaw(), 5)).as("the v2 session outlives the v1 Delete").isSameAs(v2);
+
+        GtpHarness.send(sgsn, GtpHarness.v2Delete(v1.teid(), 3), vip1);
+        assertThat(GtpHarness.receive(sgsn)[1] & 0xFF).isEqualTo(37);
+        assertThat(v2Ggsn.deletes.get()).as("the v2 Delete reached the session's PGW").isEqualTo(1);
+        assertThat(sessions.size()).isZero();
+        assertThat(h.drops("GGSN-GN", "gtp_unknown_teid")).isZero();
     }
 
     @Test

@@ -36,6 +36,21 @@ class GtpSessionCodecTest {
     }
 
     @Test
+    void aV2SessionStaysAV2SessionOnTheStandby() {
+        // the alias carries the version: a v1 request with the same TEID must not find it there
+        GtpSession s = new GtpSession(0x2620100000000001L, 5, ggsn, GtpSession.alias(2, 0xDEADBEEF), 0xDEADBEEF, false,
+                new byte[] {10, 0, 0, 21}, 0, 7_200_000_000_000L);
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(s, out);
+        GtpSession back = GtpSessionCodec.INSTANCE.read(new BindingCodec.Fields(s.owner(), 5, ggsn, s.alias(), 1_000,
+                7_200_000_000_000L), out);
+        assertThat(back.version()).isEqualTo(2);
+        assertThat(back.alias()).isEqualTo(GtpSession.alias(2, 0xDEADBEEF)).isNotEqualTo(GtpSession.alias(1, 0xDEADBEEF));
+        assertThat(back.teid()).isEqualTo(0xDEADBEEF);
+        assertThat(back.ggsnTeid()).isEqualTo(0xDEADBEEF);
+    }
+
+    @Test
     void aSessionAnchoredOnTheVipKeepsTheGgsnsOwnTeidOnTheStandby() {
         // gtp signalling vip: the alias is mclb's TEID; follow-ups must reach the GGSN with its own
         GtpSession s = new GtpSession(0x2620100000000001L, 5, ggsn, 0xDEADBEEF, 0x00000007, true,
