@@ -6,7 +6,8 @@ package io.mclb.perf.gtp.sim;
  * or the v0 TID), each mapping to the other plus the peer's own control identifier (the TEID /
  * flow label the response must carry). A create for a subscriber that already has a session
  * replaces it, as a GGSN does for a repeated activation, so the table never holds more sessions
- * than distinct subscribers.
+ * than distinct subscribers; one that repeats the peer's id too is a retransmission and keeps the
+ * session and its id.
  *
  * <p>Not thread-safe: the simulator's event loop owns it.
  */
@@ -45,6 +46,12 @@ final class SessionTable {
      * that share no state, so a follow-up routed to another GGSN is answered "context not found".
      */
     int create(long subscriber, int peerId, int owner) {
+        long same = bySubscriber.get(subscriber);
+        if (same != LongLongMap.MISSING && (int) same == peerId && (!indexById || ownedBy((int) (same >>> 32), owner))) {
+            // the same context with the same peer id again: a retransmission of a create already served,
+            // answered with the same id as a GGSN does (29.060 / 29.274 section 7.6), not a new context
+            return (int) (same >>> 32);
+        }
         int id = nextId;
         nextId = (nextId + 1) & idMask;
         if (nextId == 0) {

@@ -161,6 +161,17 @@ class GgsnSimulatorTest {
     }
 
     @Test
+    void aRetransmittedCreateKeepsItsSessionAndTeid() throws Exception {
+        // an SGSN resends a create unanswered after T3-RESPONSE; a GGSN that served it answers the same
+        start(GgsnSimulator.builder());
+        int teid = v1(exchange(b -> GtpRequestEncoder.writeV1Create(b, 1, IMSI, 5, 1, 1, SGSN, APN))).ies().teidControl(false);
+        int again = v1(exchange(b -> GtpRequestEncoder.writeV1Create(b, 1, IMSI, 5, 1, 1, SGSN, APN))).ies().teidControl(false);
+        assertThat(again).isEqualTo(teid);
+        assertThat(sim.activeSessions()).isEqualTo(1);
+        assertThat(v1(exchange(b -> GtpRequestEncoder.writeV1Delete(b, 2, teid, 5))).ies().cause()).isEqualTo(128);
+    }
+
+    @Test
     void echoAnswersCarryTheRecoveryForEveryVersionAndRestartChangesIt() throws Exception {
         start(GgsnSimulator.builder().recovery(255));
         GtpV1Message e1 = v1(exchange(b -> echoRequestV1(b, 99)));
