@@ -24,6 +24,7 @@ public final class Classification<T> {
     private boolean keepCopy;
     private boolean oneWay;
     private boolean startsSession;
+    private boolean retransmissionOnly;
     private int growth;
     private T state;
 
@@ -37,6 +38,7 @@ public final class Classification<T> {
         keepCopy = false;
         oneWay = false;
         startsSession = false;
+        retransmissionOnly = false;
         growth = 0;
         state = null;
         selection.reset();
@@ -91,6 +93,26 @@ public final class Classification<T> {
         this.kind = Kind.DROP;
         this.dropReason = reason;
         return this;
+    }
+
+    /**
+     * Dropped for {@code reason} unless it is a retransmission (same client, {@code id} and
+     * {@code fingerprint}) of a request still tracked: that one goes to its real as every
+     * retransmission does. For a request the inspector can no longer route because its own first
+     * copy ended what routed it, e.g. a GTP Delete resent after its answer was lost: the accepted
+     * answer closed the session, and the GGSN answers the duplicate again (29.060 section 7.6).
+     */
+    public Classification<T> dropUnlessRetransmission(long id, long fingerprint, DropReason reason) {
+        drop(reason);
+        this.id = id;
+        this.fingerprint = fingerprint;
+        this.retransmissionOnly = true;
+        return this;
+    }
+
+    /** Whether a {@link Kind#DROP} is only for a request that is not a retransmission. */
+    public boolean retransmissionOnly() {
+        return retransmissionOnly;
     }
 
     /** Keep a copy of the request, so a {@link ResponseVerdict#REASSIGN} can resend it to another real. */

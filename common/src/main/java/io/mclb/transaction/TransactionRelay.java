@@ -110,7 +110,11 @@ public final class TransactionRelay<T> extends Relay {
         c.reset();
         inspector.classify(packet.content(), client, c);
         switch (c.kind()) {
-            case DROP -> drop(packet, c.dropReason());
+            case DROP -> {
+                if (!c.retransmissionOnly() || !retransmitted(packet, s, client, c)) {
+                    drop(packet, c.dropReason());
+                }
+            }
             case LOCAL -> {
                 packet.release();
                 metrics().localAnswers.increment();
@@ -187,6 +191,18 @@ public final class TransactionRelay<T> extends Relay {
             table.answered(tx, nowNs);
             tx.releaseCopy();
         }
+    }
+
+    /** {@link Classification#dropUnlessRetransmission}: true when it was one, and went on as one. */
+    private boolean retransmitted(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client,
+                                  Classification<T> c) {
+        long clientKey = TransactionTable.clientKey(client, c.id(), c.fingerprint());
+        Transaction<T> tx = cast(table.byClient(clientKey, client, c.id(), c.fingerprint()));
+        if (tx == null) {
+            return false;
+        }
+        retransmission(packet, s, tx, clock.nanoTime());
+        return true;
     }
 
     private DropReason idUnavailable() {

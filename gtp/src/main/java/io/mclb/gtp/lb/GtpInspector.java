@@ -177,7 +177,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private void follow(Classification<GtpTx> req, GtpSession s, int seq, long fingerprint, GtpDialect d,
                         GtpVserverSettings st) {
         if (s == null) {
-            req.drop(UNKNOWN_TEID);
+            // a Delete resent after its answer was lost finds its session ended by that answer
+            req.dropUnlessRetransmission(seq, fingerprint, UNKNOWN_TEID);
             return;
         }
         s.touch(clock.nanoTime());

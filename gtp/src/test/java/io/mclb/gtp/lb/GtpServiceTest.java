@@ -188,6 +188,12 @@ class GtpServiceTest {
         assertThat(owner.activeConnections()).isEqualTo(before - 1);
         assertThat(h.factory.module().sessions().size()).isEqualTo(8);
 
+        // the same Delete again (its answer lost): the session is gone, but the GGSN answers its duplicate
+        GtpHarness.send(sgsn, GtpHarness.v1Delete(s.teid(), 0x7777, 5), vip1);
+        assertThat(GtpHarness.v1Seq(GtpHarness.receive(sgsn))).isEqualTo(0x7777);
+        assertThat(ownerGgsn.deletes.get()).as("the retransmission reached the same GGSN").isEqualTo(2);
+        assertThat(h.drops("GGSN-GN", "gtp_unknown_teid")).isZero();
+
         // unknown TEID: dropped and counted
         GtpHarness.send(sgsn, GtpHarness.v1Delete(0x5555, 0x7778, 5), vip1);
         await().atMost(WAIT).until(() -> h.drops("GGSN-GN", "gtp_unknown_teid") == 1);
