@@ -6,7 +6,6 @@ import io.mclb.interop.NsProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.mclb.ha.HaNodes.attach;
 import static io.mclb.ha.HaNodes.sh;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,22 +47,11 @@ class HaFailoverInteropIT {
 
     @Test
     void killTheActiveUnderLoad() throws Exception {
-        try (Netns br = Netns.create(dir.resolve("br")); Netns a = Netns.create(dir.resolve("a"));
-             Netns b = Netns.create(dir.resolve("b")); Netns client = Netns.create(dir.resolve("client"));
-             Netns farm = Netns.create(dir.resolve("farm"))) {
-            a.run(() -> scenario(br, a, b, client, farm));
-        }
+        HaNodes.inPair(dir, this::scenario);
     }
 
     private void scenario(Netns br, Netns a, Netns b, Netns client, Netns farm) throws Exception {
-        sh(br, "ip", "link", "add", "br0", "type", "bridge");
-        sh(br, "ip", "link", "set", "br0", "up");
-        attach(br, a, "veth-a", "10.99.0.2/24");
-        attach(br, b, "veth-b", "10.99.0.3/24");
-        attach(br, client, "veth-c", "10.99.0.10/24");
-        attach(br, farm, "veth-f", "10.99.0.21/24");
-        sh(farm, "ip", "addr", "add", "10.99.0.22/24", "dev", "veth-f");
-        sh(farm, "ip", "addr", "add", "10.99.0.23/24", "dev", "veth-f");
+        HaNodes.segment(br, a, b, client, farm);
         NsProcess sim = MclbProcess.startJava(farm, "ggsn-sim", "sim", "gtp", "-l",
                 "10.99.0.21:2123,10.99.0.22:2123,10.99.0.23:2123");
         farm.awaitUdpListening(sim, Duration.ofSeconds(60), "10.99.0.21:2123", "10.99.0.22:2123", "10.99.0.23:2123");
@@ -242,21 +229,12 @@ class HaFailoverInteropIT {
     }
 
     private static NsProcess startClient(Netns ns, Path out, int imsis, int rate) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        for (String x : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (x.startsWith("--add-opens") || x.startsWith("--add-exports")) {
-                cmd.add(x);
-            }
-        }
-        cmd.addAll(List.of("-Xmx256m", "-cp", System.getProperty("surefire.test.class.path",
-                System.getProperty("java.class.path")), HaGtpClient.class.getName(), VIP, "2123", "10.99.0.10",
+        return ns.start("sgsn", HaNodes.java(HaGtpClient.class, VIP, "2123", "10.99.0.10",
                 Integer.toString(imsis), Integer.toString(rate), out.toString()));
-        return ns.start("sgsn", cmd);
     }
 
     /** SIGKILL, as {@code kill -9}: no resign, no clean close. */
-    private static void kill9(MclbProcess m) throws Exception {
+    static void kill9(MclbProcess m) throws Exception {
         ProcessHandle.of(m.process().pid()).ifPresent(ProcessHandle::destroyForcibly);
         m.process().waitFor(Duration.ofSeconds(5));
         // the next start on this node writes mclb.log again: keep this one's log
@@ -265,7 +243,7 @@ class HaFailoverInteropIT {
     }
 
     /** This node's state; "?" until the view exists (the admin listener answers before extensions start). */
-    private static String state(MclbProcess m) throws Exception {
+    static String state(MclbProcess m) throws Exception {
         String body = HaNodes.failoverJson(m);
         if (body == null) {
             return "?";
@@ -274,7 +252,7 @@ class HaFailoverInteropIT {
         return x.find() ? x.group(1) : "?";
     }
 
-    private static void awaitState(MclbProcess m, String want, Duration within) throws Exception {
+    static void awaitState(MclbProcess m, String want, Duration within) throws Exception {
         long end = System.nanoTime() + within.toNanos();
         String s;
         while (!(s = state(m)).startsWith(want)) {

@@ -32,15 +32,19 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>then a Delete (v1 Delete PDP Context, v2 Delete Session) for every session, sent again
  *       while unanswered after a second (at most 4 times), and {@code DIR/done}.</li>
  * </ol>
- * Every answer is a line of {@code DIR/answers.txt}: {@code KIND RECV_EPOCH_MS INDEX CAUSE}, KIND
- * being {@code C} (create of phase 1), {@code L} (load create), {@code F} (follow-up), {@code D}
- * (delete).
+ * Every answer is a line of {@code DIR/answers.txt}: {@code KIND RECV_EPOCH_MS INDEX CAUSE SENT_EPOCH_MS
+ * [TEID]}, KIND being {@code C} (create of phase 1), {@code L} (load create), {@code F} (follow-up),
+ * {@code D} (delete); every follow-up sent is a line {@code f SENT_EPOCH_MS INDEX}, so that one
+ * never answered can be told from one answered.
  *
- * <p>Arguments: {@code TARGET_IP PORT SOURCE_IP N RATE_PER_S DIR}.
+ * <p>Arguments: {@code TARGET_IP PORT SOURCE_IP N RATE_PER_S DIR [IMSI_OFFSET]} (two clients of one
+ * test keep their subscribers apart with the offset).
  */
 public final class HaSessionClient {
     private static final long IMSI_BASE = 262_020_000_000_000L;
     private static final int NSAPI = 5;
+    /** At most this much sending is made up at once after a stall (a few ms at the rates used). */
+    private static final long MAX_DEBT_NS = 5_000_000L;
 
     private final DatagramChannel ch;
     private final InetSocketAddress target;
@@ -50,16 +54,28 @@ public final class HaSessionClient {
     /** By sequence (16 bits): the kind and index of the request sent with it. */
     private final char[] kindBySeq = new char[65536];
     private final int[] indexBySeq = new int[65536];
+    private final long[] sentMsBySeq = new long[65536];
     private final int[] teid;
+    /** The sequence of each session's create and delete: a retransmission is the same request again. */
+    private final int[] createSeq;
+    private final int[] deleteSeq;
     private final boolean[] deleted;
     private volatile int created;
+    /** Answers the receiver could not read (counted, never fatal: a dead receiver would lose every later answer). */
+    private volatile int unreadable;
     private int seq;
 
-    private HaSessionClient(DatagramChannel ch, InetSocketAddress target, byte[] source, int n) {
+    private final long imsiBase;
+    private BufferedWriter out;
+
+    private HaSessionClient(DatagramChannel ch, InetSocketAddress target, byte[] source, int n, long imsiBase) {
+        this.imsiBase = imsiBase;
         this.ch = ch;
         this.target = target;
         this.source = source;
         this.teid = new int[n];
+        this.createSeq = new int[n];
+        this.deleteSeq = new int[n];
         this.deleted = new boolean[n];
     }
 
@@ -70,23 +86,30 @@ public final class HaSessionClient {
         long periodNs = 1_000_000_000L / Long.parseLong(args[4]);
         Path dir = Path.of(args[5]);
         DatagramChannel ch = DatagramChannel.open();
+        ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
         ch.bind(new InetSocketAddress(src, 0));
-        HaSessionClient c = new HaSessionClient(ch, target, src.getAddress(), n);
+        long imsiBase = IMSI_BASE + (args.length > 6 ? Long.parseLong(args[6]) : 0);
+        HaSessionClient c = new HaSessionClient(ch, target, src.getAddress(), n, imsiBase);
         BufferedWriter w = Files.newBufferedWriter(dir.resolve("answers.txt"), StandardCharsets.US_ASCII);
+        c.out = w;
         Thread rx = new Thread(() -> c.receive(w), "rx");
         rx.setDaemon(true);
         rx.start();
 
         long next = System.nanoTime();
-        for (int i = 0; i < n; i++) {
-            c.create('C', i);
-            next = pace(next, periodNs);
-        }
-        // each create is sent once: a retransmitted create answered twice would leave the client
-        // unsure which of two TEIDs the GGSN kept; the test uses the sessions whose create was answered
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (c.created < n && System.nanoTime() < end) {
-            LockSupport.parkNanos(1_000_000);
+        // as an SGSN does (T3-RESPONSE 2 s, N3-REQUESTS 4): an unanswered create is sent again,
+        // same sequence and bytes, so mclb takes it for the retransmission it is
+        for (int round = 0; round < 4 && c.created < n; round++) {
+            for (int i = 0; i < n; i++) {
+                if (c.teid[i] == 0) {
+                    c.create('C', i, round == 0 ? c.nextSeq('C', i) : c.createSeq[i]);
+                    next = pace(next, periodNs);
+                }
+            }
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (c.created < n && System.nanoTime() < end) {
+                LockSupport.parkNanos(1_000_000);
+            }
         }
         Files.writeString(dir.resolve("created"), Integer.toString(c.created));
 
@@ -97,44 +120,62 @@ public final class HaSessionClient {
                 c.followUp(i);
             }
             if (k % 4 == 0) {
-                c.create('L', load++);
+                c.create('L', load, c.nextSeq('L', load));
+                load++;
             }
             next = pace(next, periodNs);
         }
-        for (int round = 0; round < 4; round++) { // a Delete unanswered after a second is sent again
+        for (int round = 0; round < 4; round++) { // a Delete unanswered after 2 s is sent again, same sequence
             for (int i = 0; i < n; i++) {
                 if (c.teid[i] != 0 && !c.deleted[i]) {
-                    c.delete(i);
+                    c.delete(i, round == 0 ? c.nextSeq('D', i) : c.deleteSeq[i]);
                     next = pace(next, periodNs);
                 }
             }
-            Thread.sleep(1000);
+            long end = System.nanoTime() + 2_000_000_000L;
+            while (!c.allDeleted() && System.nanoTime() < end) {
+                LockSupport.parkNanos(1_000_000);
+            }
         }
         synchronized (w) {
             w.flush();
         }
-        Files.writeString(dir.resolve("done"), "done");
+        Files.writeString(dir.resolve("done"), "unreadable " + c.unreadable);
     }
 
+    /** The next send time; a client that fell behind (a starved JVM) does not catch up in one burst. */
     private static long pace(long next, long periodNs) {
-        next += periodNs;
-        long wait = next - System.nanoTime();
+        long now = System.nanoTime();
+        next = Math.max(next + periodNs, now - MAX_DEBT_NS);
+        long wait = next - now;
         if (wait > 0) {
             LockSupport.parkNanos(wait);
         }
         return next;
     }
 
+    private boolean allDeleted() {
+        for (int i = 0; i < teid.length; i++) {
+            if (teid[i] != 0 && !deleted[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int nextSeq(char kind, int index) {
         int s = ++seq & 0xFFFF;
         kindBySeq[s] = kind;
         indexBySeq[s] = index;
+        sentMsBySeq[s] = System.currentTimeMillis();
         return s;
     }
 
-    private void create(char kind, int i) throws IOException {
-        int s = nextSeq(kind, i);
-        long imsi = GtpRequestEncoder.imsiRaw(IMSI_BASE + i, 15);
+    private void create(char kind, int i, int s) {
+        if (kind == 'C') {
+            createSeq[i] = s;
+        }
+        long imsi = GtpRequestEncoder.imsiRaw(imsiBase + i, 15);
         buf.clear();
         if (i % 2 == 0) {
             GtpRequestEncoder.writeV1Create(buf, s, imsi, NSAPI, i + 1, i + 1, source, apn);
@@ -146,6 +187,9 @@ public final class HaSessionClient {
 
     private void followUp(int i) throws IOException {
         int s = nextSeq('F', i);
+        synchronized (out) {
+            out.write("f " + sentMsBySeq[s] + " " + i + "\n");
+        }
         buf.clear();
         if (i % 2 == 0) {
             GtpRequestEncoder.writeV1Update(buf, s, teid[i], NSAPI);
@@ -155,8 +199,8 @@ public final class HaSessionClient {
         send();
     }
 
-    private void delete(int i) throws IOException {
-        int s = nextSeq('D', i);
+    private void delete(int i, int s) {
+        deleteSeq[i] = s;
         buf.clear();
         if (i % 2 == 0) {
             GtpRequestEncoder.writeV1Delete(buf, s, teid[i], NSAPI);
@@ -215,7 +259,8 @@ public final class HaSessionClient {
                     deleted[i] = true;
                 }
                 synchronized (w) {
-                    w.write(kind + " " + now + " " + i + " " + cause + "\n");
+                    w.write(kind + " " + now + " " + i + " " + cause + " " + sentMsBySeq[s]
+                            + (learnt != 0 ? " " + Integer.toHexString(learnt) : "") + "\n");
                     if (now - lastFlush > 100) {
                         w.flush();
                         lastFlush = now;
@@ -223,6 +268,8 @@ public final class HaSessionClient {
                 }
             } catch (IOException e) {
                 // port unreachable from a dead node: keep receiving
+            } catch (RuntimeException e) {
+                unreadable++;
             }
         }
     }
