@@ -63,6 +63,8 @@ public final class TransactionRelay<T> extends Relay {
     private final SessionGuard sessionGuard;
     /** {@code mclb max-transactions}: this relay's part of its loop's count. */
     private final TransactionBudget.Share budget;
+    /** Requests reals start toward clients, and their answers ({@link Classification.Kind#REAL_REQUEST}). */
+    private final RealInitiated<T> realInitiated;
     /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
     private long publishedTransactions;
 
@@ -86,6 +88,7 @@ public final class TransactionRelay<T> extends Relay {
         VserverSnapshot s = vs.snapshot();
         InetAddress family = s.farm().reals().length > 0 ? s.farm().reals()[0].address() : s.config().address();
         this.sockets = new PathSockets(shape.upstreamSockets(), i -> bindUpstream(family, i));
+        this.realInitiated = new RealInitiated<>(inspector, vs.metrics(), this::fromVip, timeoutNs, lingerNs);
     }
 
     /** One shared atomic add per read batch or ageing tick, not per datagram. */
@@ -102,13 +105,22 @@ public final class TransactionRelay<T> extends Relay {
     @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
-        if (!selector.admits(s, client.getAddress())) {
+        // client rules are about clients: a real's own request (the one thing a refused sender may send) is not one
+        boolean admitted = selector.admits(s, client.getAddress());
+        if (!admitted && !isReal(s, client)) {
             drop(packet, DropReason.CLIENT_NOT_ALLOWED);
             return;
         }
         Classification<T> c = classification;
         c.reset();
         inspector.classify(packet.content(), client, c);
+        if (!admitted && c.kind() != Classification.Kind.REAL_REQUEST) {
+            if (c.kind() == Classification.Kind.LOCAL) {
+                c.localAnswer().release();
+            }
+            drop(packet, DropReason.CLIENT_NOT_ALLOWED);
+            return;
+        }
         switch (c.kind()) {
             case DROP -> drop(packet, c.dropReason());
             case LOCAL -> {
@@ -117,8 +129,34 @@ public final class TransactionRelay<T> extends Relay {
                 toClient(c.localAnswer(), client);
             }
             case NEW, FOLLOW_UP -> onRequest(packet, s, client, c);
+            case REAL_REQUEST -> {
+                DropReason refused = realInitiated.request(packet.content(), client, c, clock.nanoTime());
+                if (refused != null) {
+                    drop(packet, refused);
+                }
+            }
+            case CLIENT_ANSWER -> {
+                DropReason refused = realInitiated.answer(packet.content(), client, c, clock.nanoTime());
+                if (refused != null) {
+                    drop(packet, refused);
+                }
+            }
             default -> drop(packet, DropReason.INTERNAL_ERROR);
         }
+    }
+
+    /** Whether {@code sender} is one of the farm's reals (only asked for a sender the client rules refuse). */
+    private static boolean isReal(VserverSnapshot s, InetSocketAddress sender) {
+        return inFarm(s.farm(), sender) || (s.backup() != null && inFarm(s.backup(), sender));
+    }
+
+    private static boolean inFarm(io.mclb.farm.ServerFarm farm, InetSocketAddress sender) {
+        for (RealServer r : farm.reals()) {
+            if (r.address().equals(sender.getAddress())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void onRequest(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client, Classification<T> c) {
@@ -380,12 +418,18 @@ public final class TransactionRelay<T> extends Relay {
         while ((tx = table.oldestAnswered()) != null && nowNs - tx.answeredNs >= lingerNs) {
             table.removeOldestAnswered();
         }
+        realInitiated.age(nowNs);
         afterBatch();
     }
 
     /** Transactions tracked on this loop (tests, show). Call on the loop. */
     public int transactions() {
         return table.size();
+    }
+
+    /** Requests from reals toward clients tracked on this loop (tests). Call on the loop. */
+    public int realInitiatedTransactions() {
+        return realInitiated.size();
     }
 
     @Override
@@ -406,6 +450,7 @@ public final class TransactionRelay<T> extends Relay {
         while (table.oldestAnswered() != null) {
             table.removeOldestAnswered();
         }
+        realInitiated.clear();
         afterBatch();
         sockets.close();
     }

@@ -168,7 +168,12 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     /** Writes an answer to the client from the virtual address (flushed after the batch). */
     protected final void toClient(ByteBuf answer, InetSocketAddress client) {
         vs.metrics().responses.increment();
-        vip.write(envelopes.wrap(answer, client), vip.voidPromise());
+        fromVip(answer, client);
+    }
+
+    /** Writes a datagram from the virtual address to {@code to} (flushed after the batch), uncounted. */
+    protected final void fromVip(ByteBuf datagram, InetSocketAddress to) {
+        vip.write(envelopes.wrap(datagram, to), vip.voidPromise());
         vipDirty = true;
     }
 

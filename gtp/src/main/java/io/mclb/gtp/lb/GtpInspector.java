@@ -1,6 +1,7 @@
 package io.mclb.gtp.lb;
 
 import io.mclb.binding.BindingTable;
+import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpDrops;
 import io.mclb.net.DropReason;
@@ -14,8 +15,11 @@ import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
 import io.netty.buffer.ByteBuf;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The GTP service on one event loop (GTPv0 on 3386, v1/v2 on 2123; the version is read from each
@@ -49,6 +53,10 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     static final DropReason VIP_FAMILY_MISMATCH = DropReason.of("gtp_vip_family_mismatch");
     /** {@code gtp signalling vip}: no free mclb TEID within {@link GtpTeidAllocator#MAX_PROBES} tries. */
     static final DropReason NO_FREE_TEID = DropReason.of("gtp_no_free_teid");
+    /** {@code gtp signalling vip}: a GGSN's request to the virtual address names no anchored session of that GGSN. */
+    static final DropReason GGSN_UNKNOWN_TEID = DropReason.of("gtp_ggsn_unknown_teid");
+    /** GGSN-initiated requests go to the SGSN's GTP-C port (29.060 / 29.274: requests to 2123). */
+    static final int GTP_C_PORT = 2123;
     /** The upstream id is 16 bits on every version. */
     private static final int ID_BITS = 16;
 
@@ -65,6 +73,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private final Shape shape;
     private VserverSnapshot lastSnapshot;
     private GtpVserverSettings settings;
+    /** The farms' real addresses: under {@code gtp signalling vip} a request from one of them is the GGSN's own. */
+    private Set<InetAddress> reals = Set.of();
 
     GtpInspector(VirtualServer vs, GtpModule module, GtpMetrics metrics) {
         this.vs = vs;
@@ -87,9 +97,23 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         VserverSnapshot s = vs.snapshot();
         if (s != lastSnapshot) {
             settings = GtpVserverSettings.of(s.config());
+            reals = realAddresses(s);
             lastSnapshot = s;
         }
         return settings;
+    }
+
+    private static Set<InetAddress> realAddresses(VserverSnapshot s) {
+        Set<InetAddress> out = new HashSet<>();
+        for (RealServer r : s.farm().reals()) {
+            out.add(r.address());
+        }
+        if (s.backup() != null) {
+            for (RealServer r : s.backup().reals()) {
+                out.add(r.address());
+            }
+        }
+        return out;
     }
 
     @Override
@@ -133,9 +157,15 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         } else if (d == v1 && GtpNotifications.isNotification(d.messageType())) {
             notifications.handle(v1.message(), client, req, st);
         } else if (d.isResponse()) {
-            req.drop(RESPONSE_TO_VIP);
+            if (st.signallingVip()) {
+                req.clientAnswer(seq, RESPONSE_TO_VIP); // an SGSN answering a request its GGSN sent through mclb
+            } else {
+                req.drop(RESPONSE_TO_VIP);
+            }
         } else if (d.requestViolation() != null) {
             req.drop(d.requestViolation()); // nothing the specs forbid reaches a GGSN (issue 14 item 5)
+        } else if (st.signallingVip() && reals.contains(client.getAddress())) {
+            fromGgsn(req, d.unaddressed() ? null : d.session(module.sessions(), st), client, d, seq, fingerprint, st);
         } else if (create) {
             create(req, st, d, seq, fingerprint);
         } else if (!st.inspect() || d.unaddressed()) {
@@ -157,6 +187,10 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return;
         }
         long imsiRaw = d.imsiRaw(st);
+        GtpTx.Create state = st.inspect() ? new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)) : null;
+        if (state != null && st.signallingVip() && !anchorSgsnSide(req, d, state, st)) {
+            return;
+        }
         req.request(seq, fingerprint).startsSession(); // v0/v1 Create PDP Context, v2 Create Session: synguard counts it
         if (st.stickyImsi()) {
             putLong(imsiBytes, imsiRaw);
@@ -164,10 +198,50 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             // an IMSI sticks to a GGSN only once it accepted: a "no resources" reject must not pin it
             req.sticky(st.imsiSeconds(), st.inspect() ? StickyMode.ON_ANSWER : StickyMode.ON_ASSIGN);
         }
-        if (st.inspect()) {
+        if (state != null) {
             req.keepCopy();
-            req.state(new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)));
+            req.state(state);
         }
+    }
+
+    /**
+     * {@code gtp signalling vip}: gives the create's session a TEID of mclb's now, so that
+     * {@link #toReal} can hand it (and the virtual address) to the GGSN as the SGSN's control
+     * identity; false (dropped) when the SGSN named an address of the other family or no TEID is free.
+     */
+    private boolean anchorSgsnSide(Classification<GtpTx> req, GtpDialect d, GtpTx.Create create,
+                                   GtpVserverSettings st) {
+        int len = d.sgsnControlAddress(address);
+        if (len == 0) {
+            return true; // nothing to anchor (v0, or a create without the SGSN's control identity)
+        }
+        if (len != st.vip().length) {
+            req.drop(VIP_FAMILY_MISMATCH);
+            return false;
+        }
+        int mine = module.teids().next(module.sessions());
+        if (mine == 0) {
+            req.drop(NO_FREE_TEID);
+            return false;
+        }
+        create.anchorSgsn(mine, d.sgsnControlTeid(), Arrays.copyOf(address, len));
+        return true;
+    }
+
+    /**
+     * A request a GGSN sent to the virtual address: under an anchored session of that very GGSN
+     * whose SGSN side is anchored, relayed to the SGSN; anything else from a GGSN is refused.
+     */
+    private void fromGgsn(Classification<GtpTx> req, GtpSession s, InetSocketAddress ggsn, GtpDialect d, int seq,
+                          long fingerprint, GtpVserverSettings st) {
+        if (s == null || !s.anchored() || !s.sgsnAnchored() || !s.isGgsn(ggsn.getAddress())) {
+            req.drop(GGSN_UNKNOWN_TEID);
+            return;
+        }
+        s.touch(clock.nanoTime());
+        GtpSession ends = d.endedByGgsn(s, module.sessions(), st);
+        req.realRequest(seq, fingerprint, s.sgsnSignalling())
+                .state(ends == null ? s.ggsnRequest(false) : ends == s ? s.ggsnRequest(true) : new GtpTx.FromGgsn(s, ends));
     }
 
     /**
@@ -192,9 +266,18 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             }
             req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
         } else if (d.isSecondaryCreate()) {
+            GtpTx.Create create = new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
+            if (anchored && st.signallingVip() && !anchorSgsnSide(req, d, create, st)) {
+                return;
+            }
             req.keepCopy();
-            req.state(new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null));
+            req.state(create);
         } else if (anchored) {
+            int len = s.sgsnAnchored() ? d.sgsnControlAddress(address) : 0;
+            if (len != 0 && len != st.vip().length) {
+                req.drop(VIP_FAMILY_MISMATCH); // an update naming the SGSN: it must not reach the GGSN unanchored
+                return;
+            }
             req.state(s.follow(false));
         }
     }
@@ -215,6 +298,13 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         if (via != null && via.anchored()) {
             d.writeHeaderTeid(buf, via.ggsnTeid());
         }
+        // the GGSN learns the virtual address and mclb's TEID as the SGSN's, so its own requests come to mclb
+        byte[] vip = settings().vip();
+        int mine = tx.state() instanceof GtpTx.Create c ? c.mclbTeid()
+                : via != null && via.sgsnAnchored() ? via.teid() : 0;
+        if (mine != 0 && vip != null && d.wrap(buf) && d.sgsnControlAddress(address) == vip.length) {
+            d.anchorSgsn(vip, mine);
+        }
     }
 
     @Override
@@ -226,6 +316,56 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         // onResponse proved it anchorable; the wrap is again because a replayed answer skips that proof's wrap
         if (s != null && d.wrap(buf) && d.anchorable(vip.length)) {
             d.anchor(vip, s.teid());
+        }
+        // the GGSN addressed its answer to mclb's TEID for the SGSN: the SGSN expects its own
+        GtpTx state = tx.state();
+        int mine = 0;
+        int own = 0;
+        if (state instanceof GtpTx.Create c && c.mclbTeid() != 0) {
+            mine = c.mclbTeid();
+            own = c.sgsnTeid();
+        } else if (state instanceof GtpTx.Follow f && f.via().sgsnAnchored()) {
+            mine = f.via().teid();
+            own = f.via().sgsnTeid();
+        }
+        if (mine != 0 && d.headerTeid(buf) == mine) {
+            d.writeHeaderTeid(buf, own);
+        }
+    }
+
+    @Override
+    public void toClientRequest(ByteBuf buf, Transaction<GtpTx> tx) {
+        GtpDialect d = dialect(buf);
+        d.writeSequence(buf, (int) tx.upstreamId(), true);
+        if (tx.state() instanceof GtpTx.FromGgsn f) {
+            d.writeHeaderTeid(buf, f.via().sgsnTeid());
+        }
+    }
+
+    @Override
+    public ResponseVerdict onClientAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
+        GtpDialect d = dialect(buf);
+        if (d == null || !d.wrap(buf)) {
+            return tx.drop(d == null ? GtpDrops.UNSUPPORTED_VERSION : d.reason()); // never half-forwarded to the GGSN
+        }
+        int cause = d.cause();
+        if (tx.answered() || cause < 0) {
+            return ResponseVerdict.FORWARD;
+        }
+        metrics.countCause(d.version(), cause);
+        GtpSession ends = tx.state() instanceof GtpTx.FromGgsn f ? f.ends() : null;
+        if (ends != null && (d.action(cause) == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
+            module.sessions().close(ends); // the SGSN no longer has it either way, as for its own delete
+        }
+        return ResponseVerdict.FORWARD;
+    }
+
+    @Override
+    public void toRealAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
+        GtpDialect d = dialect(buf);
+        d.writeSequence(buf, (int) tx.originalId(), false);
+        if (tx.state() instanceof GtpTx.FromGgsn f && d.headerTeid(buf) == f.via().teid()) {
+            d.writeHeaderTeid(buf, f.via().ggsnTeid());
         }
     }
 
@@ -292,17 +432,27 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         int ggsnTeid = d.learnedTeid();
         GtpSession s;
         if (st.signallingVip()) {
-            int mine = module.teids().next(sessions);
+            int mine = create.mclbTeid() != 0 ? create.mclbTeid() : module.teids().next(sessions);
             if (mine == 0) {
                 return false;
             }
+            InetSocketAddress sgsn = create.mclbTeid() == 0 ? null : sgsnSignalling(create.sgsnAddress());
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), mine, ggsnTeid, true, ggsn,
-                    clock.nanoTime(), idleNs);
+                    create.sgsnTeid(), sgsn, clock.nanoTime(), idleNs);
         } else {
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), ggsnTeid, ggsn, clock.nanoTime(), idleNs);
         }
         create.opened(sessions.open(s));
         return true;
+    }
+
+    /** Where the GGSN's requests for the SGSN go: its signalling address, port 2123. */
+    static InetSocketAddress sgsnSignalling(byte[] address) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(address), GTP_C_PORT);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("SGSN address of " + address.length + " octets", e);
+        }
     }
 
     @Override

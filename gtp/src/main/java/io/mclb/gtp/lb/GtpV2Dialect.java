@@ -149,6 +149,54 @@ final class GtpV2Dialect extends GtpDialect {
         }
     }
 
+    @Override
+    int sgsnControlAddress(byte[] into) {
+        if (!m.fteid(0, fteid) || fteid.interfaceType() != GtpV2Ie.IF_S5S8_SGW_GTPC) {
+            return 0;
+        }
+        if (fteid.hasIpv4() == fteid.hasIpv6()) {
+            return fteid.hasIpv4() ? -1 : 0;
+        }
+        if (fteid.hasIpv6()) {
+            return fteid.ipv6(into) ? 16 : -1;
+        }
+        int v = fteid.ipv4();
+        into[0] = (byte) (v >>> 24);
+        into[1] = (byte) (v >>> 16);
+        into[2] = (byte) (v >>> 8);
+        into[3] = (byte) v;
+        return 4;
+    }
+
+    @Override
+    int sgsnControlTeid() {
+        return m.fteid(0, fteid) ? fteid.teid() : 0;
+    }
+
+    @Override
+    void anchorSgsn(byte[] vip, int teid) {
+        if (m.fteid(0, fteid) && fteid.interfaceType() == GtpV2Ie.IF_S5S8_SGW_GTPC) {
+            m.buffer().setBytes(vip.length == 16 ? fteid.ipv6Offset() : fteid.ipv4Offset(), vip);
+            fteid.setTeid(teid);
+        }
+    }
+
+    @Override
+    int headerTeid(ByteBuf buf) {
+        int ri = buf.readerIndex();
+        return (buf.getByte(ri) & 0x08) != 0 ? buf.getInt(ri + 4) : 0;
+    }
+
+    @Override
+    GtpSession endedByGgsn(GtpSession s, BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        int lbi = m.messageType() == GtpMessageType.V2_DELETE_BEARER_REQUEST ? m.linkedEbi() : -1;
+        if (lbi < 0) {
+            return null; // dedicated bearers only (EPS Bearer IDs, instance 1): the PDN connection stays
+        }
+        GtpSession named = lbi != s.nsapi() ? sessions.get(s.imsiRaw(), lbi) : null;
+        return named != null ? named : s;
+    }
+
     /** Whether top-level F-TEID {@code instance} is present and the PGW's S5/S8 control plane; leaves it in {@link #fteid}. */
     private boolean pgwControl(int instance) {
         return m.fteid(instance, fteid) && fteid.interfaceType() == GtpV2Ie.IF_S5S8_PGW_GTPC;
