@@ -89,12 +89,12 @@ final class RealInitiated<T> {
 
     /**
      * Relays a client's answer {@code buf} (from {@code client}) to the real whose request it
-     * answers; null when sent, else the reason to drop it for (unmatched: the classification's).
+     * answers ({@link #owns} said it is this loop's); null when sent, else the reason to drop it for.
      */
-    DropReason answer(ByteBuf buf, InetSocketAddress client, Classification<T> c, long nowNs) {
-        Transaction<T> tx = cast(table.byUpstream(0, client, c.id()));
+    DropReason answer(ByteBuf buf, InetSocketAddress client, long id, long nowNs) {
+        Transaction<T> tx = cast(table.byUpstream(0, client, id));
         if (tx == null) {
-            return c.dropReason();
+            return DropReason.UNKNOWN_RESPONSE; // the caller asked owns() first
         }
         tx.dropReason = null;
         if (inspector.onClientAnswer(buf, tx) == ResponseVerdict.DROP) {
@@ -108,6 +108,11 @@ final class RealInitiated<T> {
         metrics.responses.increment();
         wire.fromVip(buf, tx.client);
         return null;
+    }
+
+    /** Whether a client's answer with {@code id} belongs to a request sent from this loop. */
+    boolean owns(InetSocketAddress client, long id) {
+        return table.byUpstream(0, client, id) != null;
     }
 
     /** Request timeouts (counted, nobody charged) and the end of lingering. */

@@ -135,14 +135,34 @@ public final class TransactionRelay<T> extends Relay {
                     drop(packet, refused);
                 }
             }
-            case CLIENT_ANSWER -> {
-                DropReason refused = realInitiated.answer(packet.content(), client, c, clock.nanoTime());
-                if (refused != null) {
-                    drop(packet, refused);
-                }
-            }
+            case CLIENT_ANSWER -> clientAnswer(packet, c.id(), c.dropReason(), 0);
             default -> drop(packet, DropReason.INTERNAL_ERROR);
         }
+    }
+
+    /**
+     * A client's answer to a request a real started. The request left from the socket of the loop
+     * the real hashes to, but the kernel hashes the client to its own loop, which may be another:
+     * an answer this loop does not own goes round the virtual server's other loops (handed over on
+     * their task queues: no shared table, no lock) until one owns it, else it is dropped as
+     * {@code unmatched}. With two loops that is one hop at most.
+     */
+    private void clientAnswer(DatagramPacket packet, long id, DropReason unmatched, int hops) {
+        if (realInitiated.owns(packet.sender(), id)) {
+            DropReason refused = realInitiated.answer(packet.content(), packet.sender(), id, clock.nanoTime());
+            if (refused != null) {
+                drop(packet, refused);
+            }
+            return;
+        }
+        java.util.List<io.mclb.vserver.Relay> ring = vs.relaysOnPort(vipPort());
+        int me = ring.indexOf(this);
+        if (hops + 1 >= ring.size() || me < 0) {
+            drop(packet, unmatched);
+            return;
+        }
+        TransactionRelay<?> next = (TransactionRelay<?>) ring.get((me + 1) % ring.size());
+        next.runHandedOver(() -> next.clientAnswer(packet, id, unmatched, hops + 1));
     }
 
     /** Whether {@code sender} is one of the farm's reals (only asked for a sender the client rules refuse). */

@@ -195,6 +195,22 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Runs {@code work} on this relay's loop, from another loop, as part of this relay's data path:
+     * errors counted, what it wrote flushed at once (there is no read batch to end).
+     */
+    protected final void runHandedOver(Runnable work) {
+        loop.execute(() -> {
+            try {
+                work.run();
+            } catch (Throwable t) {
+                internalError(t);
+            }
+            flushUpstreams();
+            flushVip();
+        });
+    }
+
     private void ageSafely() {
         try {
             age();

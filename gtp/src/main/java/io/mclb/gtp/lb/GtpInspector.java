@@ -53,10 +53,6 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     static final DropReason VIP_FAMILY_MISMATCH = DropReason.of("gtp_vip_family_mismatch");
     /** {@code gtp signalling vip}: no free mclb TEID within {@link GtpTeidAllocator#MAX_PROBES} tries. */
     static final DropReason NO_FREE_TEID = DropReason.of("gtp_no_free_teid");
-    /** {@code gtp signalling vip}: a GGSN's request to the virtual address names no anchored session of that GGSN. */
-    static final DropReason GGSN_UNKNOWN_TEID = DropReason.of("gtp_ggsn_unknown_teid");
-    /** GGSN-initiated requests go to the SGSN's GTP-C port (29.060 / 29.274: requests to 2123). */
-    static final int GTP_C_PORT = 2123;
     /** The upstream id is 16 bits on every version. */
     private static final int ID_BITS = 16;
 
@@ -65,6 +61,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private final GtpMetrics metrics;
     private final NanoClock clock;
     private final GtpNotifications notifications;
+    /** {@code gtp signalling vip}, the SGSN's side: its identity anchored, the GGSN's own requests relayed. */
+    private final SgsnAnchor sgsn;
     private final GtpV1Dialect v1 = new GtpV1Dialect();
     /** Indexed by the version bits (0..7) of the first octet; null = unsupported. */
     private final GtpDialect[] dialects = new GtpDialect[8];
@@ -82,6 +80,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         this.metrics = metrics;
         this.clock = vs.clock();
         this.notifications = new GtpNotifications(vs, module, metrics);
+        this.sgsn = new SgsnAnchor(module, metrics, clock);
         dialects[0] = new GtpV0Dialect();
         dialects[1] = v1;
         dialects[2] = new GtpV2Dialect();
@@ -165,7 +164,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         } else if (d.requestViolation() != null) {
             req.drop(d.requestViolation()); // nothing the specs forbid reaches a GGSN (issue 14 item 5)
         } else if (st.signallingVip() && reals.contains(client.getAddress())) {
-            fromGgsn(req, d.unaddressed() ? null : d.session(module.sessions(), st), client, d, seq, fingerprint, st);
+            sgsn.fromGgsn(req, d.unaddressed() ? null : d.session(module.sessions(), st), client, d, seq, fingerprint, st);
         } else if (create) {
             create(req, st, d, seq, fingerprint);
         } else if (!st.inspect() || d.unaddressed()) {
@@ -188,7 +187,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         }
         long imsiRaw = d.imsiRaw(st);
         GtpTx.Create state = st.inspect() ? new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)) : null;
-        if (state != null && st.signallingVip() && !anchorSgsnSide(req, d, state, st)) {
+        if (state != null && st.signallingVip() && !sgsn.anchorCreate(req, d, state, st)) {
             return;
         }
         req.request(seq, fingerprint).startsSession(); // v0/v1 Create PDP Context, v2 Create Session: synguard counts it
@@ -202,46 +201,6 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             req.keepCopy();
             req.state(state);
         }
-    }
-
-    /**
-     * {@code gtp signalling vip}: gives the create's session a TEID of mclb's now, so that
-     * {@link #toReal} can hand it (and the virtual address) to the GGSN as the SGSN's control
-     * identity; false (dropped) when the SGSN named an address of the other family or no TEID is free.
-     */
-    private boolean anchorSgsnSide(Classification<GtpTx> req, GtpDialect d, GtpTx.Create create,
-                                   GtpVserverSettings st) {
-        int len = d.sgsnControlAddress(address);
-        if (len == 0) {
-            return true; // nothing to anchor (v0, or a create without the SGSN's control identity)
-        }
-        if (len != st.vip().length) {
-            req.drop(VIP_FAMILY_MISMATCH);
-            return false;
-        }
-        int mine = module.teids().next(module.sessions());
-        if (mine == 0) {
-            req.drop(NO_FREE_TEID);
-            return false;
-        }
-        create.anchorSgsn(mine, d.sgsnControlTeid(), Arrays.copyOf(address, len));
-        return true;
-    }
-
-    /**
-     * A request a GGSN sent to the virtual address: under an anchored session of that very GGSN
-     * whose SGSN side is anchored, relayed to the SGSN; anything else from a GGSN is refused.
-     */
-    private void fromGgsn(Classification<GtpTx> req, GtpSession s, InetSocketAddress ggsn, GtpDialect d, int seq,
-                          long fingerprint, GtpVserverSettings st) {
-        if (s == null || !s.anchored() || !s.sgsnAnchored() || !s.isGgsn(ggsn.getAddress())) {
-            req.drop(GGSN_UNKNOWN_TEID);
-            return;
-        }
-        s.touch(clock.nanoTime());
-        GtpSession ends = d.endedByGgsn(s, module.sessions(), st);
-        req.realRequest(seq, fingerprint, s.sgsnSignalling())
-                .state(ends == null ? s.ggsnRequest(false) : ends == s ? s.ggsnRequest(true) : new GtpTx.FromGgsn(s, ends));
     }
 
     /**
@@ -267,15 +226,13 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
         } else if (d.isSecondaryCreate()) {
             GtpTx.Create create = new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
-            if (anchored && st.signallingVip() && !anchorSgsnSide(req, d, create, st)) {
+            if (anchored && st.signallingVip() && !sgsn.anchorCreate(req, d, create, st)) {
                 return;
             }
             req.keepCopy();
             req.state(create);
         } else if (anchored) {
-            int len = s.sgsnAnchored() ? d.sgsnControlAddress(address) : 0;
-            if (len != 0 && len != st.vip().length) {
-                req.drop(VIP_FAMILY_MISMATCH); // an update naming the SGSN: it must not reach the GGSN unanchored
+            if (!sgsn.followAnchorable(req, d, s, st)) {
                 return;
             }
             req.state(s.follow(false));
@@ -298,13 +255,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         if (via != null && via.anchored()) {
             d.writeHeaderTeid(buf, via.ggsnTeid());
         }
-        // the GGSN learns the virtual address and mclb's TEID as the SGSN's, so its own requests come to mclb
-        byte[] vip = settings().vip();
-        int mine = tx.state() instanceof GtpTx.Create c ? c.mclbTeid()
-                : via != null && via.sgsnAnchored() ? via.teid() : 0;
-        if (mine != 0 && vip != null && d.wrap(buf) && d.sgsnControlAddress(address) == vip.length) {
-            d.anchorSgsn(vip, mine);
-        }
+        sgsn.toGgsn(d, buf, tx.state(), via, settings().vip());
     }
 
     @Override
@@ -317,56 +268,22 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         if (s != null && d.wrap(buf) && d.anchorable(vip.length)) {
             d.anchor(vip, s.teid());
         }
-        // the GGSN addressed its answer to mclb's TEID for the SGSN: the SGSN expects its own
-        GtpTx state = tx.state();
-        int mine = 0;
-        int own = 0;
-        if (state instanceof GtpTx.Create c && c.mclbTeid() != 0) {
-            mine = c.mclbTeid();
-            own = c.sgsnTeid();
-        } else if (state instanceof GtpTx.Follow f && f.via().sgsnAnchored()) {
-            mine = f.via().teid();
-            own = f.via().sgsnTeid();
-        }
-        if (mine != 0 && d.headerTeid(buf) == mine) {
-            d.writeHeaderTeid(buf, own);
-        }
+        sgsn.toSgsn(d, buf, tx.state());
     }
 
     @Override
     public void toClientRequest(ByteBuf buf, Transaction<GtpTx> tx) {
-        GtpDialect d = dialect(buf);
-        d.writeSequence(buf, (int) tx.upstreamId(), true);
-        if (tx.state() instanceof GtpTx.FromGgsn f) {
-            d.writeHeaderTeid(buf, f.via().sgsnTeid());
-        }
+        sgsn.toClientRequest(dialect(buf), buf, tx);
     }
 
     @Override
     public ResponseVerdict onClientAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
-        GtpDialect d = dialect(buf);
-        if (d == null || !d.wrap(buf)) {
-            return tx.drop(d == null ? GtpDrops.UNSUPPORTED_VERSION : d.reason()); // never half-forwarded to the GGSN
-        }
-        int cause = d.cause();
-        if (tx.answered() || cause < 0) {
-            return ResponseVerdict.FORWARD;
-        }
-        metrics.countCause(d.version(), cause);
-        GtpSession ends = tx.state() instanceof GtpTx.FromGgsn f ? f.ends() : null;
-        if (ends != null && (d.action(cause) == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
-            module.sessions().close(ends); // the SGSN no longer has it either way, as for its own delete
-        }
-        return ResponseVerdict.FORWARD;
+        return sgsn.onClientAnswer(dialect(buf), buf, tx);
     }
 
     @Override
     public void toRealAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
-        GtpDialect d = dialect(buf);
-        d.writeSequence(buf, (int) tx.originalId(), false);
-        if (tx.state() instanceof GtpTx.FromGgsn f && d.headerTeid(buf) == f.via().teid()) {
-            d.writeHeaderTeid(buf, f.via().ggsnTeid());
-        }
+        sgsn.toRealAnswer(dialect(buf), buf, tx);
     }
 
     @Override
@@ -436,23 +353,14 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             if (mine == 0) {
                 return false;
             }
-            InetSocketAddress sgsn = create.mclbTeid() == 0 ? null : sgsnSignalling(create.sgsnAddress());
+            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress());
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), mine, ggsnTeid, true, ggsn,
-                    create.sgsnTeid(), sgsn, clock.nanoTime(), idleNs);
+                    create.sgsnTeid(), sgsnAt, clock.nanoTime(), idleNs);
         } else {
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), ggsnTeid, ggsn, clock.nanoTime(), idleNs);
         }
         create.opened(sessions.open(s));
         return true;
-    }
-
-    /** Where the GGSN's requests for the SGSN go: its signalling address, port 2123. */
-    static InetSocketAddress sgsnSignalling(byte[] address) {
-        try {
-            return new InetSocketAddress(InetAddress.getByAddress(address), GTP_C_PORT);
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalArgumentException("SGSN address of " + address.length + " octets", e);
-        }
     }
 
     @Override

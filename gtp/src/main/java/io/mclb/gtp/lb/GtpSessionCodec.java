@@ -87,6 +87,6 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         byte[] sgsn = new byte[sgsnLength];
         extra.readBytes(sgsn);
         return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, sgsnTeid,
-                GtpInspector.sgsnSignalling(sgsn), f.nowNs(), f.idleNs());
+                SgsnAnchor.signalling(sgsn), f.nowNs(), f.idleNs());
     }
 }

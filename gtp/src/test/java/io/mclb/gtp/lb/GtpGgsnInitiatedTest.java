@@ -62,6 +62,10 @@ class GtpGgsnInitiatedTest {
     }
 
     private void start() throws Exception {
+        start(1);
+    }
+
+    private void start(int loops) throws Exception {
         h = new GtpHarness();
         for (String a : List.of("127.0.0.2", "127.0.0.3")) {
             FakeGgsn g = new FakeGgsn(a, SAME_TEID_BASE);
@@ -83,7 +87,7 @@ class GtpGgsnInitiatedTest {
         h.start(h.parse(dir, "mclb admin 127.0.0.1 " + GtpHarness.freePort("127.0.0.1") + "\n"
                 + "mclb data-dir " + dir + "\n"
                 + "mclb sticky entries 10000\n"
-                + "mclb event-loops 1\n"
+                + "mclb event-loops " + loops + "\n"
                 + "ip slb serverfarm GGSN-FARM\n"
                 + " predictor roundrobin\n"
                 + reals
@@ -100,7 +104,7 @@ class GtpGgsnInitiatedTest {
             ThreadLocalRandom r = ThreadLocalRandom.current();
             InetAddress a = InetAddress.getByAddress(new byte[] {127, 77, (byte) r.nextInt(1, 255), (byte) r.nextInt(1, 255)});
             try {
-                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, GtpInspector.GTP_C_PORT));
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, SgsnAnchor.GTP_C_PORT));
                 s.setSoTimeout(5000);
                 sockets.add(s);
                 return s;
@@ -293,6 +297,35 @@ class GtpGgsnInitiatedTest {
         }
         assertThat(h.counter("mclb.real.initiated", "vserver", "GGSN-GN")).as("updates and deletes relayed").isEqualTo(4);
         assertThat(h.ggsns).allSatisfy(g -> assertThat(g.others.get()).as("no request bounced to a GGSN").isZero());
+    }
+
+    @Test
+    void anSgsnAnswerThatTheKernelHashesToAnotherLoopStillReachesTheGgsn() throws Exception {
+        // the GGSN's request leaves from its loop's socket; each SGSN's answer hashes to its own loop
+        start(2);
+        int n = 8;
+        List<DatagramSocket> sgsns = new ArrayList<>();
+        List<GtpSession> sessions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            DatagramSocket sgsn = sgsn();
+            sgsns.add(sgsn);
+            String imsi = String.format("2620100000009%02d", i);
+            send(sgsn, v1Create(imsi, sgsn.getLocalAddress(), 90 + i), vip);
+            assertThat(GtpHarness.v1Cause(receive(sgsn, null))).isEqualTo(128);
+            sessions.add(session(imsi, 5));
+        }
+        for (int i = 0; i < n; i++) {
+            GtpSession s = sessions.get(i);
+            DatagramSocket ggsn = ggsnSide(s.real());
+            send(ggsn, GtpTestMessages.v1(18, s.teid(), 0x700 + i, new Bytes().u8(20).u8(5).bytes()), vip);
+            InetSocketAddress[] from = new InetSocketAddress[1];
+            byte[] atSgsn = receive(sgsns.get(i), from);
+            send(sgsns.get(i), GtpTestMessages.v1(19, s.teid(), v1Seq(atSgsn), new Bytes().u8(1).u8(128).bytes()), from[0]);
+            byte[] answer = receive(ggsn, null);
+            assertThat(v1Seq(answer)).as("answer %d", i).isEqualTo(0x700 + i);
+            assertThat(teid(answer)).isEqualTo(s.ggsnTeid());
+        }
+        assertThat(h.drops("GGSN-GN", "gtp_response_to_vip")).isZero();
     }
 
     @Test
