@@ -105,7 +105,8 @@ public final class TransactionRelay<T> extends Relay {
     @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
-        // client rules are about clients: a real's own request (the one thing a refused sender may send) is not one
+        // client rules are about clients: a real's own request, or a message of its that mclb answers
+        // itself (a GGSN's echo to the address it was given for the SGSN), is not a client's
         boolean admitted = selector.admits(s, client.getAddress());
         if (!admitted && !isReal(s, client)) {
             drop(packet, DropReason.CLIENT_NOT_ALLOWED);
@@ -114,10 +115,7 @@ public final class TransactionRelay<T> extends Relay {
         Classification<T> c = classification;
         c.reset();
         inspector.classify(packet.content(), client, c);
-        if (!admitted && c.kind() != Classification.Kind.REAL_REQUEST) {
-            if (c.kind() == Classification.Kind.LOCAL) {
-                c.localAnswer().release();
-            }
+        if (!admitted && c.kind() != Classification.Kind.REAL_REQUEST && c.kind() != Classification.Kind.LOCAL) {
             drop(packet, DropReason.CLIENT_NOT_ALLOWED);
             return;
         }

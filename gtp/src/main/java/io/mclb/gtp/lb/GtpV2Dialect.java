@@ -102,14 +102,16 @@ final class GtpV2Dialect extends GtpDialect {
 
     @Override
     int learnedAddress(byte[] into) {
-        if (!m.fteid(1, fteid)) {
-            return 0;
-        }
-        if (fteid.hasIpv6() && fteid.ipv6(into)) {
+        return m.fteid(1, fteid) ? copyAddress(fteid, into) : 0;
+    }
+
+    /** Copies the F-TEID's address (IPv6 when it has one, else IPv4) into {@code into}; its length, 0 if none. */
+    private static int copyAddress(GtpV2Fteid f, byte[] into) {
+        if (f.hasIpv6() && f.ipv6(into)) {
             return 16;
         }
-        if (fteid.hasIpv4()) {
-            int v = fteid.ipv4();
+        if (f.hasIpv4()) {
+            int v = f.ipv4();
             into[0] = (byte) (v >>> 24);
             into[1] = (byte) (v >>> 16);
             into[2] = (byte) (v >>> 8);
@@ -154,18 +156,10 @@ final class GtpV2Dialect extends GtpDialect {
         if (!m.fteid(0, fteid) || fteid.interfaceType() != GtpV2Ie.IF_S5S8_SGW_GTPC) {
             return 0;
         }
-        if (fteid.hasIpv4() == fteid.hasIpv6()) {
-            return fteid.hasIpv4() ? -1 : 0;
+        if (fteid.hasIpv4() && fteid.hasIpv6()) {
+            return -1; // one of the two would keep naming the SGW
         }
-        if (fteid.hasIpv6()) {
-            return fteid.ipv6(into) ? 16 : -1;
-        }
-        int v = fteid.ipv4();
-        into[0] = (byte) (v >>> 24);
-        into[1] = (byte) (v >>> 16);
-        into[2] = (byte) (v >>> 8);
-        into[3] = (byte) v;
-        return 4;
+        return copyAddress(fteid, into);
     }
 
     @Override

@@ -66,12 +66,16 @@ class GtpGgsnInitiatedTest {
     }
 
     private void start(int loops) throws Exception {
+        start(loops, "");
+    }
+
+    private void start(int loops, String vserverLines) throws Exception {
         h = new GtpHarness();
         for (String a : List.of("127.0.0.2", "127.0.0.3")) {
             FakeGgsn g = new FakeGgsn(a, SAME_TEID_BASE);
             h.ggsns.add(g);
             g.onReceive = b -> {
-                if ((b[1] & 0xFF) == 16 || (b[1] & 0xFF) == 32) {
+                if ((b[1] & 0xFF) == 16 || (b[1] & 0xFF) == 18 || (b[1] & 0xFF) == 32) {
                     sgsnAsSeenByGgsn.computeIfAbsent(a, k -> new ArrayList<>()).add(sgsnIdentity(b));
                 }
             };
@@ -95,6 +99,7 @@ class GtpGgsnInitiatedTest {
                 + " virtual 127.0.0.1 udp " + port + " service gtp-inspect\n"
                 + " serverfarm GGSN-FARM\n"
                 + " gtp signalling vip\n"
+                + vserverLines
                 + " inservice\n"));
     }
 
@@ -206,7 +211,7 @@ class GtpGgsnInitiatedTest {
     private static byte[] addressedAsRequested(byte[] req, byte[] ans) {
         int type = req[1] & 0xFF;
         int control;
-        if (type == 16) {
+        if (type == 16 || type == 18) {
             GtpV1Message m = new GtpV1Message();
             m.wrap(Unpooled.wrappedBuffer(req));
             control = m.ies().teidControl(false);
@@ -326,6 +331,48 @@ class GtpGgsnInitiatedTest {
             assertThat(teid(answer)).isEqualTo(s.ggsnTeid());
         }
         assertThat(h.drops("GGSN-GN", "gtp_response_to_vip")).isZero();
+    }
+
+    @Test
+    void anSgsnUpdateNamingItsControlIdentityIsAnchoredLikeItsCreate() throws Exception {
+        start();
+        DatagramSocket sgsn = sgsn();
+        send(sgsn, v1Create("262010000000600", sgsn.getLocalAddress(), 60), vip);
+        receive(sgsn, null);
+        GtpSession s = session("262010000000600", 5);
+        // 29.060 7.3.3: an SGSN's Update names its control address and TEID-C again
+        byte[] update = GtpTestMessages.v1(18, s.teid(), 61, new Bytes().u8(16).u32(0x2222).u8(17).u32(SGSN_TEID)
+                .u8(20).u8(5).tlv(133, sgsn.getLocalAddress().getAddress()).tlv(133, sgsn.getLocalAddress().getAddress())
+                .tlv(135, GtpTestMessages.hex("000b921f")).bytes());
+        send(sgsn, update, vip);
+        byte[] answer = receive(sgsn, null);
+        assertThat(answer[1] & 0xFF).isEqualTo(19);
+        assertThat(teid(answer)).as("the answer reaches the SGSN with its own TEID").isEqualTo(SGSN_TEID);
+        assertThat(sgsnAsSeenByGgsn.get(s.real().address().getHostAddress())).as("create, then update")
+                .containsExactly("127.0.0.1/" + s.teid() + " user " + sgsn.getLocalAddress().getHostAddress() + "/" + 0x2222,
+                        "127.0.0.1/" + s.teid() + " user " + sgsn.getLocalAddress().getHostAddress() + "/" + 0x2222);
+    }
+
+    @Test
+    void clientRulesDoNotRefuseAGgsnsOwnRequestsOrEchoes() throws Exception {
+        start(1, " client 127.77.0.0 255.255.0.0\n"); // the SGSNs' range only
+        DatagramSocket sgsn = sgsn();
+        send(sgsn, v1Create("262010000000500", sgsn.getLocalAddress(), 50), vip);
+        receive(sgsn, null);
+        GtpSession s = session("262010000000500", 5);
+        DatagramSocket ggsn = ggsnSide(s.real());
+        // the GGSN checks the "SGSN" it was given, the virtual address, with an echo: mclb answers
+        send(ggsn, GtpTestMessages.v1(1, 0, 51, new byte[0]), vip);
+        assertThat(receive(ggsn, null)[1] & 0xFF).isEqualTo(2);
+        send(ggsn, GtpHarness.v1Delete(s.teid(), 52, 5), vip);
+        InetSocketAddress[] from = new InetSocketAddress[1];
+        byte[] delete = receive(sgsn, from);
+        send(sgsn, GtpTestMessages.v1(21, s.teid(), v1Seq(delete), new Bytes().u8(1).u8(128).bytes()), from[0]);
+        assertThat(receive(ggsn, null)[1] & 0xFF).isEqualTo(21);
+        assertThat(h.factory.module().sessions().size()).isZero();
+        // anything else from outside the rules is still refused
+        send(h.client(), GtpHarness.v1Create("262010000000501", 53), vip);
+        await().until(() -> h.drops("GGSN-GN", "client_not_allowed") == 1);
     }
 
     @Test
