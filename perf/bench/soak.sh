@@ -24,7 +24,8 @@
 # Environment knobs [defaults]:
 #   SOAK_MINUTES [30]  SAMPLE_S [30]  RELOAD_S [60]  RESTART_S [180]  RESTART_DOWN_S [2]
 #   LOAD_PCT [50]  CAP_S [30]  WARM [20]  GTP_PORT [2123]  RADIUS_PORT [1812]  UDP_PORT [9000]
-#   ADMIN_PORT [18090]  CLIENT_CPU [0]  LB_CPU [1]  MCLB_HEAP [512m]  OUT [/tmp/soak-<timestamp>]
+#   ADMIN_PORT [18090]  CLIENT_CPU [0]  LB_CPU [1]  MCLB_HEAP [512m]  SOAK_JAVA_OPTS (extra mclb JVM options)
+#   OUT [/tmp/soak-<timestamp>]
 set -u
 set -o pipefail
 
@@ -137,7 +138,7 @@ wait_bound 60 "$GTP_PORT" $GTP_SIMS && wait_bound 60 "$RADIUS_PORT" $AAA_SIMS &&
 
 WEIGHT=8
 write_config $WEIGHT
-export MCLB_JAVA_OPTS="-Xmx$MCLB_HEAP -Xlog:gc:file=$GCLOG:uptime"
+export MCLB_JAVA_OPTS="-Xmx$MCLB_HEAP ${SOAK_JAVA_OPTS:-} -Xlog:gc:file=$GCLOG:uptime"
 start "$LB_CPU" "$OUT/mclb.log" ./mclb run -c "$CFG"
 LB_PGID=$LAST
 unset MCLB_JAVA_OPTS
