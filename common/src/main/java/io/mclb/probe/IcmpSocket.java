@@ -5,6 +5,8 @@ import io.mclb.net.UdpSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import org.slf4j.Logger;
@@ -88,6 +90,11 @@ final class IcmpSocket {
         if (why == null) {
             ch = new EpollDatagramChannel(fd);
             ch.config().setOption(ChannelOption.SO_RCVBUF, UdpSockets.SOCKET_BUFFER_BYTES);
+            // the replies of a check slot arrive together: read them with recvmmsg, as the UDP
+            // probes' shared socket does, instead of one recvmsg each
+            ch.config().setOption(ChannelOption.RCVBUF_ALLOCATOR,
+                    new FixedRecvByteBufAllocator(UdpSockets.PROBE_DATAGRAM * UdpSockets.READ_BATCH));
+            ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, UdpSockets.PROBE_DATAGRAM);
             ch.pipeline().addLast(new SharedSocketReader("ICMP socket", this::reply));
             var reg = loop.register(ch);
             if (!reg.isSuccess()) {
