@@ -5,8 +5,6 @@ import io.mclb.net.UdpSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import org.slf4j.Logger;
@@ -90,14 +88,6 @@ final class IcmpSocket {
         if (why == null) {
             ch = new EpollDatagramChannel(fd);
             ch.config().setOption(ChannelOption.SO_RCVBUF, UdpSockets.SOCKET_BUFFER_BYTES);
-            if (!v6) {
-                // the replies of a check slot arrive together: read them with recvmmsg, as the UDP
-                // probes' shared socket does, instead of one recvmsg each. Not on ICMPv6: Netty's
-                // recvmmsg path lost every echo reply of a raw ICMPv6 socket (BuiltInProbesTest)
-                ch.config().setOption(ChannelOption.RCVBUF_ALLOCATOR,
-                        new FixedRecvByteBufAllocator(UdpSockets.PROBE_DATAGRAM * UdpSockets.READ_BATCH));
-                ch.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, UdpSockets.PROBE_DATAGRAM);
-            }
             ch.pipeline().addLast(new SharedSocketReader("ICMP socket", this::reply));
             var reg = loop.register(ch);
             if (!reg.isSuccess()) {

@@ -15,22 +15,28 @@ import java.util.concurrent.TimeUnit;
  * {@code local} route, which answers ping from each of them and hands every TCP connect to one
  * wildcard listener ({@link TcpTarget}, its own process there). On a plain veth the kernel still
  * runs the receiving end's path in the sender's softirq, on this CPU; with {@code napi} both veth
- * ends get GRO and threaded NAPI, so each end's receive path runs in its own kernel thread
+ * ends get GRO, no TSO and threaded NAPI, so each end's receive path runs in its own kernel thread
  * ({@code napi/mbhPID-N} for the prober's host, {@code napi/mbtPID-N} for the targets) and what
  * stays in mclb's threads is mclb's own sending and reading. Removed on close.
  */
 final class TargetNamespace implements AutoCloseable {
     static final int TCP_PORT = 7100;
-    /** ETHTOOL_SGRO through SIOCETHTOOL: veth needs GRO on for NAPI, and this box has no ethtool binary. */
-    private static final String GRO_ON = "import ctypes,fcntl,socket,struct,sys\n"
-            + "v=(ctypes.c_uint32*2)(0x2c,1)\n"
+    /**
+     * ETHTOOL_SGRO on and ETHTOOL_STSO off through SIOCETHTOOL (this box has no ethtool binary):
+     * veth has NAPI only with GRO on, and hands a packet to it only when the sending end has no
+     * TSO (veth_skb_is_eligible_for_gro); otherwise it takes netif_rx, the sender's softirq.
+     */
+    private static final String NAPI_READY = "import ctypes,fcntl,socket,struct,sys\n"
             + "s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\n"
-            + "fcntl.ioctl(s.fileno(),0x8946,struct.pack('16sP',sys.argv[1].encode(),ctypes.addressof(v)))\n";
+            + "for cmd,on in ((0x2c,1),(0x1f,0)):\n"
+            + "  v=(ctypes.c_uint32*2)(cmd,on)\n"
+            + "  fcntl.ioctl(s.fileno(),0x8946,struct.pack('16sP',sys.argv[1].encode(),ctypes.addressof(v)))\n";
 
     final String name;
     final String hostLink;
     final String targetLink;
     private final List<Process> processes = new ArrayList<>();
+    private boolean closed;
 
     private TargetNamespace(String name, String hostLink, String targetLink) {
         this.name = name;
@@ -41,6 +47,7 @@ final class TargetNamespace implements AutoCloseable {
     static TargetNamespace create(boolean threadedNapi) throws IOException, InterruptedException {
         long pid = ProcessHandle.current().pid();
         TargetNamespace ns = new TargetNamespace("mclbbench" + pid, "mbh" + pid, "mbt" + pid);
+        Runtime.getRuntime().addShutdownHook(new Thread(ns::close, "netns-cleanup")); // also on SIGTERM
         try {
             ns.setUp(threadedNapi);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -61,9 +68,9 @@ final class TargetNamespace implements AutoCloseable {
         run("ip", "-n", name, "route", "add", "local", "198.18.0.0/20", "dev", "lo");
         run("ip", "route", "add", "198.18.0.0/20", "via", "198.19.255.2", "dev", hostLink);
         if (threadedNapi) {
-            run("python3", "-c", GRO_ON, hostLink);
+            run("python3", "-c", NAPI_READY, hostLink);
             run("sh", "-c", "echo 1 > /sys/class/net/" + hostLink + "/threaded");
-            run("ip", "netns", "exec", name, "python3", "-c", GRO_ON, targetLink);
+            run("ip", "netns", "exec", name, "python3", "-c", NAPI_READY, targetLink);
             run("ip", "netns", "exec", name, "sh", "-c", "echo 1 > /sys/class/net/" + targetLink + "/threaded");
         }
     }
@@ -96,7 +103,11 @@ final class TargetNamespace implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         for (Process p : processes) {
             p.descendants().forEach(ProcessHandle::destroy);
             p.destroy();
