@@ -82,23 +82,25 @@ abstract class TcpCheck implements ProbeCheck {
         ch.close();
     }
 
-    private static String reason(Throwable t) {
+    private String reason(Throwable t) {
         if (t instanceof ConnectTimeoutException) {
             return "connect timed out";
         }
-        String m = String.valueOf(t.getMessage());
-        if (m.contains("Connection refused")) {
-            return "connection refused";
-        }
-        if (m.contains("No route to host") || m.contains("Network is unreachable")) {
-            return "no route to " + destinationOf(m);
-        }
-        return "connect failed: " + m;
+        return connectFailure(String.valueOf(t.getMessage()), target);
     }
 
-    private static String destinationOf(String m) {
-        int i = m.lastIndexOf(": ");
-        return i < 0 ? "the target" : m.substring(i + 2);
+    /** What a failed connect to {@code target} says, from the error's message; shared with {@link TcpProbeSockets}. */
+    static String connectFailure(String message, InetSocketAddress target) {
+        if (message.contains("Connection refused")) {
+            return "connection refused";
+        }
+        if (message.contains("No route to host") || message.contains("Network is unreachable")) {
+            return "no route to " + ProbeTargets.label(target);
+        }
+        if (message.contains("Connection timed out")) {
+            return "connect timed out";
+        }
+        return "connect failed: " + message;
     }
 
     @Override

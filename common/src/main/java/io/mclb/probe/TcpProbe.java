@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * {@code ip slb probe NAME tcp} with {@code port N} (default: the real's port) and
  * {@code address IP [routed]}: a connection per interval; the handshake completing passes, a
- * refusal or silence fails. The connection is reset at once (nothing is sent).
+ * refusal or silence fails. The connection is reset at once (nothing is sent). On epoll the
+ * checks share the loop's {@link TcpProbeSockets}; other transports connect a Netty channel
+ * ({@link TcpCheck}).
  */
 public final class TcpProbe implements ProbeFactory {
     static final String TYPE = "tcp";
@@ -64,6 +66,9 @@ public final class TcpProbe implements ProbeFactory {
                     + real.farmName() + "; set 'port N'");
         }
         InetSocketAddress target = new InetSocketAddress(ProbeTargets.address(s.address(), real), port);
+        if (TcpProbeSockets.supports(ctx.loop())) {
+            return new TcpConnectCheck(ctx, target);
+        }
         return new TcpCheck(ctx, target, probe.timeoutSeconds() * 1000, true) {
             @Override
             protected void connected(Channel ch, ProbeResult result) {

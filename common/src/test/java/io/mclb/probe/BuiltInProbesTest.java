@@ -3,15 +3,20 @@ package io.mclb.probe;
 import com.sun.net.httpserver.HttpServer;
 import io.mclb.config.ConfigParser;
 import io.mclb.farm.RealState;
+import io.mclb.net.TransportKind;
+import io.mclb.net.Transports;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.service.Modules;
 import io.mclb.service.ServingGate;
 import io.mclb.testing.FakeUdpReal;
 import io.mclb.testing.Ports;
 import io.mclb.time.ManualClock;
+import io.netty.channel.epoll.Epoll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -19,16 +24,22 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The engine's built-in probe types in a running runtime against peers on loopback (a TCP
@@ -53,11 +64,17 @@ class BuiltInProbesTest {
         for (AutoCloseable p : peers) {
             p.close();
         }
+        Transports.use(TransportKind.AUTO); // process-wide: leave it as other tests expect
     }
 
     private void start(String probes, String farms) throws Exception {
+        start("auto", probes, farms);
+    }
+
+    private void start(String transport, String probes, String farms) throws Exception {
         int vport = Ports.freeUdp("127.0.0.100");
-        String cfg = "mclb data-dir " + dir.resolve("data") + "\nmclb event-loops 1\n" + farms + probes
+        String cfg = "mclb transport " + transport + "\nmclb data-dir " + dir.resolve("data") + "\nmclb event-loops 1\n"
+                + farms + probes
                 + "ip slb vserver V\n virtual 127.0.0.100 udp " + vport + "\n serverfarm " + firstFarm(farms)
                 + "\n inservice\n";
         Modules m = Modules.of();
@@ -99,6 +116,111 @@ class BuiltInProbesTest {
         listener.close();
         awaitResult("T", "failure", "connection refused");
         await().atMost(WAIT).until(() -> rt.farms().get("F").reals()[0].state() == RealState.PROBE_FAILED);
+    }
+
+    /**
+     * As the target sees them: each check completes a handshake and ends it with a reset (no FIN,
+     * so no TIME_WAIT on either side), on epoll's pooled sockets ({@link TcpProbeSockets}, one
+     * socket for every check) and on the Netty channel of the other transports (nio here).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "nio"})
+    void tcpChecksEndWithAResetAndARefusalFailsOnEitherPath(String transport) throws Exception {
+        assumeTrue(!transport.equals("epoll") || Epoll.isAvailable(), "epoll available");
+        ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.36"));
+        peers.add(listener);
+        List<String> endings = new CopyOnWriteArrayList<>();
+        Thread acceptor = new Thread(() -> {
+            while (true) {
+                try (Socket s = listener.accept()) {
+                    endings.add(ending(s));
+                } catch (IOException e) {
+                    return; // listener closed
+                }
+            }
+        }, "tcp-target");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        start(transport, "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+                farm("F", "T", "127.0.0.36 9"));
+        await().atMost(WAIT).until(() -> endings.size() >= 3);
+        awaitResult("T", "success", "");
+        assertThat(new ArrayList<>(endings)).as("how each check's connection ended at the target")
+                .allMatch(e -> e.equals("reset"));
+        if (transport.equals("epoll")) {
+            assertThat(openTcpProbeSockets()).as("sockets the epoll checks keep open").isEqualTo(1);
+        }
+        listener.close();
+        awaitResult("T", "failure", "connection refused");
+    }
+
+    /**
+     * A listener whose accept queue is full drops SYNs: the connect stays in progress until the
+     * probe's timeout aborts it, and the same socket connects once the queue drains.
+     */
+    @Test
+    void aSilentTcpTargetTimesOutAndTheSocketServesTheNextCheck() throws Exception {
+        assumeTrue(Epoll.isAvailable(), "epoll available");
+        ServerSocket listener = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.37"));
+        listener.setSoTimeout(50);
+        peers.add(listener);
+        Semaphore accepting = new Semaphore(1, true); // held by the test: the target accepts nothing
+        Thread acceptor = new Thread(() -> {
+            while (!listener.isClosed()) {
+                try {
+                    accepting.acquire();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try {
+                    peers.add(listener.accept());
+                } catch (SocketTimeoutException e) {
+                    // let a pause in
+                } catch (IOException e) {
+                    return;
+                } finally {
+                    accepting.release();
+                }
+            }
+        }, "tcp-target");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        start("epoll", "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+                farm("F", "T", "127.0.0.37 9"));
+        awaitResult("T", "success", "");
+        accepting.acquire();
+        InetSocketAddress at = new InetSocketAddress("127.0.0.37", listener.getLocalPort());
+        for (int i = 0; i < 5; i++) { // until a SYN is dropped: the queue (backlog 1) is full
+            Socket s = new Socket();
+            peers.add(s);
+            try {
+                s.connect(at, 500);
+            } catch (SocketTimeoutException e) {
+                break;
+            }
+        }
+        awaitResult("T", "timeout", "timeout after 1 s");
+        assertThat(rt.farms().get("F").reals()[0].state()).isEqualTo(RealState.PROBE_FAILED);
+        accepting.release();
+        awaitResult("T", "success", "");
+        await().atMost(WAIT).until(() -> rt.farms().get("F").reals()[0].state() == RealState.OPERATIONAL);
+        assertThat(openTcpProbeSockets()).as("the timed-out socket was reused, not replaced").isEqualTo(1);
+    }
+
+    /** "reset" when the peer aborted the connection, "fin" when it closed it in order. */
+    private static String ending(Socket s) {
+        try {
+            s.setSoTimeout(5000);
+            return s.getInputStream().read() < 0 ? "fin" : "data";
+        } catch (SocketException e) {
+            return e.getMessage().contains("reset") ? "reset" : e.getMessage();
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private int openTcpProbeSockets() throws Exception {
+        return rt.loops().next().submit(TcpProbeSockets::openOnAllLoops).get();
     }
 
     @Test

@@ -83,6 +83,10 @@ class HealthProbesInteropIT {
                 assertThat(cap.count("icmpv6.type == 128 && ipv6.dst == fd00:99::2")).as("ICMPv6 echo requests")
                         .isPositive();
                 assertThat(cap.count("tcp.flags.syn == 1 && tcp.flags.ack == 0 && tcp.dstport == 7000")).isPositive();
+                assertThat(cap.count("tcp.flags.reset == 1 && tcp.dstport == 7000")).as("tcp checks end with a reset")
+                        .isPositive();
+                assertThat(cap.count("tcp.flags.fin == 1 && tcp.dstport == 7000")).as("never with a FIN: no TIME_WAIT")
+                        .isZero();
                 assertThat(cap.count("udp.dstport == 7001 && data.data == 6d:63:6c:62")).as("custom udp request")
                         .isPositive();
                 assertThat(cap.problems("http || dns || icmp || icmpv6")).as("malformed probe frames").isEmpty();

@@ -18,7 +18,6 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -31,6 +30,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 
 /**
  * What probing costs (issue 10, "Measure"): {@code reals} reals probed at 1 s intervals by one
@@ -44,12 +44,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * probe, interval 1 s, faildetect 3, timeout 1 s) go silent at once; the time from silence to
  * PROBE_FAILED of each is reported against interval x faildetect + timeout.
  *
- * <p>Usage: {@code ProbeCostBenchmark [type=udp|tcp|ping] [reals=2000] [seconds=20] [warmup=5] [victims=20] [loops=2]}
+ * <p>Where the targets are: {@code loopback} (127.1.x.y, the TCP listener and UDP echo in this
+ * JVM), or for tcp and ping {@code netns} / {@code netns-napi}: behind a veth pair in a namespace
+ * of their own ({@link TargetNamespace}; root), so their side of each check is no longer this
+ * process's; with {@code netns-napi} each veth end's receive path runs in its own kernel thread.
+ * Each window also prints where the CPU went by {@code /proc} ({@link ProcCpu}).
+ *
+ * <p>Usage: {@code ProbeCostBenchmark [type=udp|tcp|ping] [reals=2000] [seconds=20] [warmup=5] [victims=20] [loops=2]
+ * [targets=loopback|netns|netns-napi]}
  */
 public final class ProbeCostBenchmark {
     private static final int INTERVAL_S = 1;
     private static final int FAILDETECT = 3;
     private static final int TIMEOUT_S = 1;
+    /** Real i's address: 127.1.x.y on loopback, 198.18.x.y in a namespace (set once in main). */
+    private static IntFunction<String> address = ProbeCostBenchmark::loopbackAddress;
+    /** What the /proc view of each window accounts for (set once in main). */
+    private static ProcCpu procCpu = new ProcCpu(() -> 0);
+    private static String[] kthreadLabels = {};
 
     private ProbeCostBenchmark() {
     }
@@ -61,16 +73,36 @@ public final class ProbeCostBenchmark {
         int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         int victims = args.length > 4 ? Integer.parseInt(args[4]) : 20;
         int loops = args.length > 5 ? Integer.parseInt(args[5]) : 2;
+        String where = args.length > 6 ? args[6] : "loopback";
+        if (!where.equals("loopback") && !where.equals("netns") && !where.equals("netns-napi")) {
+            throw new IllegalArgumentException("targets " + where + ": expected loopback, netns or netns-napi");
+        }
+        if (!where.equals("loopback") && type.equals("udp")) {
+            throw new IllegalArgumentException("targets " + where + ": for tcp and ping (a udp real must answer from"
+                    + " its own address: one socket per real, on loopback)");
+        }
+        try (TargetNamespace ns = where.equals("loopback") ? null : TargetNamespace.create(where.equals("netns-napi"))) {
+            if (ns != null) {
+                address = TargetNamespace::address;
+                procCpu = new ProcCpu(ns::targetTicks, "napi/" + ns.hostLink, "napi/" + ns.targetLink);
+                kthreadLabels = new String[] {"prober-side NAPI thread", "target-side NAPI thread"};
+            }
+            run(type, reals, seconds, warmup, victims, loops, where, ns);
+        }
+    }
+
+    private static void run(String type, int reals, int seconds, int warmup, int victims, int loops, String where,
+                            TargetNamespace ns) throws Exception {
         Path dir = Files.createTempDirectory("mclb-probe-bench");
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> targets = new ArrayList<>();
-        int port = startTargets(type, reals, stop, targets);
+        int port = startTargets(type, reals, stop, targets, ns);
         List<Victim> silent = new ArrayList<>();
         for (int i = 0; i < victims; i++) {
             silent.add(new Victim("127.2.0." + (i + 1), stop));
         }
-        System.out.printf(Locale.ROOT, "probe type %s, %d reals at %d s intervals, %d event loop(s), %d cores%n", type,
-                reals, INTERVAL_S, loops, Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "probe type %s, %d reals at %d s intervals, %d event loop(s), %d cores, targets"
+                + " %s%n", type, reals, INTERVAL_S, loops, Runtime.getRuntime().availableProcessors(), where);
         double baseline;
         try (MclbRuntime rt = start(dir.resolve("baseline"), config(dir.resolve("baseline"), type, reals, port, List.of(),
                 loops, false))) {
@@ -132,7 +164,7 @@ public final class ProbeCostBenchmark {
         sb.append("ip slb probe V custom udp\n request data 0 6d636c62\n response 1 data 0 6d636c62\n").append(timing);
         sb.append("ip slb serverfarm F\n").append(probes ? " probe P\n" : "");
         for (int i = 0; i < reals; i++) {
-            sb.append(" real ").append(address(i)).append(' ').append(port).append("\n  inservice\n");
+            sb.append(" real ").append(address.apply(i)).append(' ').append(port).append("\n  inservice\n");
         }
         if (!victims.isEmpty()) {
             sb.append("ip slb serverfarm VICTIMS\n probe V\n");
@@ -153,11 +185,13 @@ public final class ProbeCostBenchmark {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long before = loopCpuNs(mx, false);
         long userBefore = loopCpuNs(mx, true);
+        ProcCpu.Reading procBefore = procCpu.read();
         long t0 = System.nanoTime();
         Thread.sleep(seconds * 1000L);
         long wall = System.nanoTime() - t0;
         System.out.printf(Locale.ROOT, "  (of which user time %.2f %% of one core)%n",
                 (loopCpuNs(mx, true) - userBefore) * 100.0 / wall);
+        System.out.println(procCpu.describe(procBefore, procCpu.read(), kthreadLabels));
         return (double) (loopCpuNs(mx, false) - before) / wall;
     }
 
@@ -169,7 +203,7 @@ public final class ProbeCostBenchmark {
     private static double udpFloor(int reals, int port, int seconds) throws IOException {
         InetSocketAddress[] to = new InetSocketAddress[reals];
         for (int i = 0; i < reals; i++) {
-            to[i] = new InetSocketAddress(address(i), port);
+            to[i] = new InetSocketAddress(address.apply(i), port);
         }
         try (DatagramChannel ch = DatagramChannel.open(); Selector sel = Selector.open()) {
             ch.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -271,46 +305,23 @@ public final class ProbeCostBenchmark {
                         java.util.stream.Collectors.counting())).toString();
     }
 
-    private static String address(int i) {
+    private static String loopbackAddress(int i) {
         return "127.1." + (1 + i / 250) + "." + (1 + i % 250);
     }
 
     /** The targets of the reals (none for ping); returns their port. */
-    private static int startTargets(String type, int reals, AtomicBoolean stop, List<Thread> threads)
-            throws IOException {
+    private static int startTargets(String type, int reals, AtomicBoolean stop, List<Thread> threads,
+                                    TargetNamespace ns) throws IOException {
         if (type.equals("ping")) {
             return 9;
         }
         if (type.equals("tcp")) {
-            ServerSocket s = new ServerSocket();
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress("0.0.0.0", 0), 4096);
-            s.setSoTimeout(200);
-            threads.add(daemon("tcp-target", () -> {
-                // like a real server, a connection stays open until the prober ends it (with a reset, at
-                // once); closed here only after 2 s, when the reset has long come: closing first would
-                // reset it under the prober's feet before its loop saw the handshake complete
-                java.util.ArrayDeque<Socket> open = new java.util.ArrayDeque<>();
-                java.util.ArrayDeque<Long> openedAt = new java.util.ArrayDeque<>();
-                while (!stop.get() && !s.isClosed()) {
-                    try {
-                        open.add(s.accept());
-                        openedAt.add(System.nanoTime());
-                    } catch (SocketTimeoutException e) {
-                        // look at stop
-                    } catch (IOException e) {
-                        // one connection failed, not the listener
-                    }
-                    while (!openedAt.isEmpty() && System.nanoTime() - openedAt.peek() > 2_000_000_000L) {
-                        openedAt.poll();
-                        try {
-                            open.poll().close();
-                        } catch (IOException e) {
-                            // already reset by the prober
-                        }
-                    }
-                }
-            }));
+            if (ns != null) {
+                ns.startTcpTarget();
+                return TargetNamespace.TCP_PORT;
+            }
+            ServerSocket s = TcpTarget.listen(0);
+            threads.add(daemon("tcp-target", () -> TcpTarget.serve(s, stop)));
             return s.getLocalPort();
         }
         // one socket per real address: an answer must come from the address the real was asked on
@@ -318,7 +329,7 @@ public final class ProbeCostBenchmark {
         int port = 0;
         for (int i = 0; i < reals; i++) {
             DatagramChannel c = DatagramChannel.open();
-            c.bind(new InetSocketAddress(address(i), port));
+            c.bind(new InetSocketAddress(address.apply(i), port));
             port = ((InetSocketAddress) c.getLocalAddress()).getPort();
             c.configureBlocking(false);
             c.register(selector, SelectionKey.OP_READ);

@@ -1,0 +1,249 @@
+package io.mclb.probe;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoEvent;
+import io.netty.channel.epoll.EpollIoHandle;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.epoll.LinuxSocket;
+import io.netty.channel.unix.Errors;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.util.concurrent.Future;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The sockets of the tcp probe on one epoll event loop and address family. A check is a
+ * non-blocking connect on a plain socket registered with the loop's epoll set, not a Netty
+ * channel: no Bootstrap, pipeline, promises or connect timer per check (the probe's own timeout
+ * ends a silent target). When the handshake completes, {@code connect(AF_UNSPEC)} aborts the
+ * connection with a reset, as SO_LINGER 0 and close would (no FIN exchange, no TIME_WAIT), and
+ * leaves the socket unconnected: the next check connects it again, so a check costs no
+ * socket(), close() or epoll_ctl, only the connect and the reset. The sockets are edge-triggered
+ * for writability: a connect in progress reports nothing until it is established (writable) or
+ * fails (error); an idle socket's edges are ignored. Confined to its loop.
+ */
+final class TcpProbeSockets {
+    /** Idle sockets kept per loop and family; more are closed (a burst of dead reals held many). */
+    static final int MAX_IDLE = 256;
+    private static final EpollIoOps CONNECT_OPS = EpollIoOps.EPOLLOUT.with(EpollIoOps.EPOLLET);
+    private static final Map<EventLoop, TcpProbeSockets[]> OPEN = new ConcurrentHashMap<>();
+
+    /** The check a connect reports to (on the loop). */
+    interface Waiter {
+        void connected();
+
+        void failed(String reason);
+    }
+
+    private final IoEventLoop loop;
+    private final boolean v6;
+    private final ArrayDeque<Conn> idle = new ArrayDeque<>();
+    private int users;
+    private int open;
+
+    private TcpProbeSockets(IoEventLoop loop, boolean v6) {
+        this.loop = loop;
+        this.v6 = v6;
+    }
+
+    /** Whether {@code loop} runs epoll, where these sockets register; other transports use {@link TcpCheck}. */
+    static boolean supports(EventLoop loop) {
+        return loop instanceof IoEventLoop l && l.isCompatible(EpollIoHandle.class);
+    }
+
+    /** The sockets of {@code loop} (see {@link #supports}) for the family; {@link #release()} once done. On the loop. */
+    static TcpProbeSockets acquire(EventLoop loop, boolean v6) {
+        TcpProbeSockets[] pair = OPEN.computeIfAbsent(loop, l -> new TcpProbeSockets[2]);
+        int i = v6 ? 1 : 0;
+        if (pair[i] == null) {
+            pair[i] = new TcpProbeSockets((IoEventLoop) loop, v6);
+        }
+        pair[i].users++;
+        return pair[i];
+    }
+
+    /** A check is done with the sockets; the last one closes them. On the loop. */
+    void release() {
+        if (--users > 0) {
+            return;
+        }
+        TcpProbeSockets[] pair = OPEN.get(loop);
+        if (pair != null && pair[v6 ? 1 : 0] == this) {
+            pair[v6 ? 1 : 0] = null;
+            if (pair[0] == null && pair[1] == null) {
+                OPEN.remove(loop);
+            }
+        }
+        while (!idle.isEmpty()) {
+            idle.poll().discard();
+        }
+    }
+
+    /** Sockets open (idle or connecting) on every loop, for tests of one loop: call it on that loop. */
+    static int openOnAllLoops() {
+        int n = 0;
+        for (TcpProbeSockets[] pair : OPEN.values()) {
+            for (TcpProbeSockets s : pair) {
+                n += s == null ? 0 : s.open;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Starts a connect of {@code w} to {@code target}.
+     *
+     * @return the connection under way ({@link Conn#abandon} it on a timeout), or null when it
+     *         ended at once and {@code w} has been told
+     */
+    Conn connect(InetSocketAddress target, Waiter w) {
+        Conn c = idle.poll();
+        if (c == null) {
+            try {
+                c = new Conn(LinuxSocket.newSocketStream(v6));
+            } catch (IOException | RuntimeException e) {
+                w.failed("cannot open a socket: " + e.getMessage());
+                return null;
+            }
+            open++;
+            if (!c.register()) {
+                w.failed("cannot register a socket with the event loop");
+                return null;
+            }
+        }
+        try {
+            if (c.socket.connect(target)) { // not seen on Linux, where a non-blocking TCP connect is in progress
+                c.reset();
+                w.connected();
+                return null;
+            }
+        } catch (IOException | RuntimeException e) {
+            c.discard(); // its state after a refused connect() is not worth trusting with the next check
+            w.failed(TcpCheck.connectFailure(e.getMessage(), target));
+            return null;
+        }
+        c.waiter = w;
+        c.target = target;
+        return c;
+    }
+
+    /** One pooled socket: connecting for {@link #waiter}, or idle in the pool when that is null. */
+    final class Conn implements EpollIoHandle {
+        private final LinuxSocket socket;
+        private IoRegistration registration;
+        private Waiter waiter;
+        private InetSocketAddress target;
+
+        private Conn(LinuxSocket socket) throws IOException {
+            this.socket = socket;
+            socket.setSoLinger(0); // a socket closed (discarded) while connected resets too
+        }
+
+        private boolean register() {
+            try {
+                Future<IoRegistration> f = loop.register(this);
+                if (f.isSuccess()) {
+                    registration = f.getNow();
+                    registration.submit(CONNECT_OPS);
+                    return true;
+                }
+            } catch (Exception e) {
+                // told by the caller
+            }
+            discard();
+            return false;
+        }
+
+        @Override
+        public FileDescriptor fd() {
+            return socket;
+        }
+
+        @Override
+        public void handle(IoRegistration r, IoEvent event) {
+            Waiter w = waiter;
+            if (w == null) {
+                return; // an idle socket's edge (its own reset)
+            }
+            EpollIoOps ops = ((EpollIoEvent) event).ops();
+            if (ops.contains(EpollIoOps.EPOLLERR)) {
+                int err;
+                try {
+                    err = socket.getSoError();
+                } catch (IOException e) {
+                    err = -1;
+                }
+                if (err != 0) {
+                    InetSocketAddress t = target;
+                    waiter = null;
+                    reset();
+                    w.failed(err < 0 ? "connect failed: cannot read the socket's error" : reason(err, t));
+                    return;
+                }
+            }
+            if (ops.contains(EpollIoOps.EPOLLOUT)) {
+                waiter = null;
+                reset();
+                w.connected();
+            }
+        }
+
+        /** The check gave up (timeout, stop): the connect is aborted and the socket goes back. */
+        void abandon() {
+            if (waiter != null) {
+                waiter = null;
+                reset();
+            }
+        }
+
+        /** Aborts the connection (a reset if it was up) and returns the socket to the pool. */
+        private void reset() {
+            target = null;
+            try {
+                socket.disconnect();
+            } catch (IOException e) {
+                discard();
+                return;
+            }
+            if (idle.size() < MAX_IDLE && users > 0) {
+                idle.push(this); // the most recently used first: its memory is warm
+            } else {
+                discard();
+            }
+        }
+
+        private void discard() {
+            waiter = null;
+            if (socket.isOpen()) {
+                open--;
+                try {
+                    socket.close(); // closed first: the kernel drops it from epoll, no epoll_ctl needed
+                } catch (IOException e) {
+                    // nothing left to release
+                }
+            }
+            if (registration != null) {
+                registration.cancel();
+            }
+        }
+
+        @Override
+        public void close() {
+            discard(); // the loop shuts down
+        }
+    }
+
+    private static String reason(int errno, InetSocketAddress target) {
+        if (-errno == Errors.ERROR_ECONNREFUSED_NEGATIVE) {
+            return "connection refused";
+        }
+        return TcpCheck.connectFailure(Errors.newIOException("connect", -errno).getMessage(), target);
+    }
+}
