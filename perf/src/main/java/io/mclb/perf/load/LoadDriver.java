@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * @param <F> the protocol's flow
  * @param <S> the protocol's snapshot record
  */
-public final class LoadDriver<F extends ClientFlow, S> {
+public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     private static final Logger LOG = LoggerFactory.getLogger(LoadDriver.class);
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long CLOSE_TIMEOUT_MS = 5_000;
@@ -127,6 +127,16 @@ public final class LoadDriver<F extends ClientFlow, S> {
         } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
             return last;
         }
+    }
+
+    /**
+     * True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is
+     * outstanding. A snapshot that timed out on a starved loop repeats the last one, which may
+     * still say "sending": the driver's own flag decides then, so a run cannot end early.
+     */
+    public boolean isDone() {
+        S s = snapshot();
+        return !sending && !s.sending() && s.inFlight() == 0;
     }
 
     /** Stops sending new requests; outstanding ones still settle. */

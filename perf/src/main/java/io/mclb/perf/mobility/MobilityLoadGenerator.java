@@ -2,6 +2,7 @@ package io.mclb.perf.mobility;
 
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
+import io.mclb.perf.load.LoadProgress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -20,7 +21,7 @@ public final class MobilityLoadGenerator implements AutoCloseable {
 
     /** Counters so far; latency percentiles in µs (0 before the first answer). */
     public record Snapshot(long sent, long accepted, long rejected, long lost, long unmatched, long inFlight,
-                           long p50Micros, long p99Micros, long maxMicros, boolean sending) {
+                           long p50Micros, long p99Micros, long maxMicros, boolean sending) implements LoadProgress {
         public long answered() {
             return accepted + rejected;
         }
@@ -75,8 +76,7 @@ public final class MobilityLoadGenerator implements AutoCloseable {
     }
 
     public boolean isDone() {
-        Snapshot s = snapshot();
-        return !driver.sending() && !s.sending() && s.inFlight() == 0;
+        return driver.isDone();
     }
 
     @Override

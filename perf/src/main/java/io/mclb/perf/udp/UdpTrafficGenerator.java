@@ -2,6 +2,7 @@ package io.mclb.perf.udp;
 
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
+import io.mclb.perf.load.LoadProgress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public final class UdpTrafficGenerator implements AutoCloseable {
 
     /** The latest counters; latency percentiles are in microseconds (0 before the first answer). */
     public record Snapshot(long sent, long answered, long lost, long inFlight, long p50Micros, long p99Micros,
-                           long maxMicros, boolean sending) {
+                           long maxMicros, boolean sending) implements LoadProgress {
     }
 
     private final Settings config;
@@ -70,8 +71,7 @@ public final class UdpTrafficGenerator implements AutoCloseable {
 
     /** True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
     public boolean isDone() {
-        Snapshot s = snapshot();
-        return !driver.sending() && !s.sending() && s.inFlight() == 0;
+        return driver.isDone();
     }
 
     /** Stops sending new requests; outstanding ones still settle. */

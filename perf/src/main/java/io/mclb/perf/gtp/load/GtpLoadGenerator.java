@@ -4,6 +4,7 @@ import io.mclb.gtp.Apn;
 import io.mclb.gtp.v0.TidLayout;
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
+import io.mclb.perf.load.LoadProgress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class GtpLoadGenerator implements AutoCloseable {
      */
     public record Snapshot(long creates, long accepted, long rejected, long lost, long deletes, long deletesAccepted,
                            long deletesLost, long unmatched, long inFlight, long p50Micros, long p99Micros,
-                           long maxMicros, boolean sending) {
+                           long maxMicros, boolean sending) implements LoadProgress {
         /** Creates answered (accepted or rejected). */
         public long answered() {
             return accepted + rejected;
@@ -90,8 +91,7 @@ public final class GtpLoadGenerator implements AutoCloseable {
 
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
     public boolean isDone() {
-        Snapshot s = snapshot();
-        return !driver.sending() && !s.sending() && s.inFlight() == 0;
+        return driver.isDone();
     }
 
     /** Stops sending new creates; outstanding requests still settle. */

@@ -1,6 +1,7 @@
 package io.mclb.perf.radius.load;
 
 import io.mclb.perf.load.LoadDriver;
+import io.mclb.perf.load.LoadProgress;
 import io.mclb.radius.codec.RadiusAttributes;
 import io.mclb.radius.codec.RadiusCodes;
 import io.mclb.radius.codec.RadiusCrypto;
@@ -53,7 +54,7 @@ public final class RadiusLoadGenerator implements AutoCloseable {
      */
     public record Snapshot(long sent, long accepts, long rejects, long acctResponses, long badAuthenticators,
                            long lost, long unmatched, long inFlight, long p50Micros, long p99Micros, long maxMicros,
-                           boolean sending) {
+                           boolean sending) implements LoadProgress {
         /** Verified answers of any code. */
         public long answered() {
             return accepts + rejects + acctResponses;
@@ -105,8 +106,7 @@ public final class RadiusLoadGenerator implements AutoCloseable {
 
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
     public boolean isDone() {
-        Snapshot s = snapshot();
-        return !driver.sending() && !s.sending() && s.inFlight() == 0;
+        return driver.isDone();
     }
 
     /** Stops sending new requests; outstanding ones still settle. */
