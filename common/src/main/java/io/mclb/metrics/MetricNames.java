@@ -31,6 +31,8 @@ public final class MetricNames {
     public static final String RETRANSMISSIONS = "mclb.retransmissions";
     /** counter {vserver}: requests forwarded that expect no answer (e.g. a WiMAX R6 Ack). */
     public static final String ONE_WAY = "mclb.one.way";
+    /** Requests a real started toward a client, relayed from the virtual address (GTP GGSN-initiated). */
+    public static final String REAL_INITIATED = "mclb.real.initiated";
     /** counter {vserver}: messages mclb answered itself (e.g. GTP echo). */
     public static final String LOCAL_ANSWERS = "mclb.local.answers";
     /** timer {vserver} and {farm, real} (two kinds of series): time from forwarding a request to the real's answer. */

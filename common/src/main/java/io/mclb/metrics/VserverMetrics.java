@@ -32,6 +32,7 @@ public final class VserverMetrics implements AutoCloseable {
     public final Counter retransmissions;
     public final Counter localAnswers;
     public final Counter oneWay;
+    public final Counter realInitiated;
 
     public VserverMetrics(MeterRegistry registry, String vserver) {
         this.registry = registry;
@@ -52,6 +53,9 @@ public final class VserverMetrics implements AutoCloseable {
                 .description("Messages mclb answered itself").tag("vserver", vserver).register(registry));
         oneWay = keep(Counter.builder(MetricNames.ONE_WAY)
                 .description("Requests forwarded that expect no answer").tag("vserver", vserver).register(registry));
+        realInitiated = keep(Counter.builder(MetricNames.REAL_INITIATED)
+                .description("Requests a real started toward a client, relayed from the virtual address")
+                .tag("vserver", vserver).register(registry));
         upstreamLatency = keep(UpstreamLatency.builder().tag("vserver", vserver).register(registry));
         // the engine's reasons exist from the start so dashboards and alert rules see zeros, not gaps
         DropReason.ENGINE.forEach(this::drop);

@@ -6,6 +6,8 @@ import io.mclb.select.StickyMode;
 import io.mclb.sticky.StickyKey;
 import io.netty.buffer.ByteBuf;
 
+import java.net.InetSocketAddress;
+
 /**
  * What a {@link ServiceInspector} says about one client datagram. One per relay, reused for every
  * datagram (loop-confined); the engine resets it before each {@link ServiceInspector#classify}.
@@ -13,7 +15,12 @@ import io.netty.buffer.ByteBuf;
  * @param <T> the inspector's per-transaction state
  */
 public final class Classification<T> {
-    public enum Kind { NEW, FOLLOW_UP, LOCAL, DROP }
+    /**
+     * NEW / FOLLOW_UP: a client's request; LOCAL: answered here; DROP: counted by reason;
+     * REAL_REQUEST: a request a real started toward a client ({@link #realRequest});
+     * CLIENT_ANSWER: a client's answer to one ({@link #clientAnswer}).
+     */
+    public enum Kind { NEW, FOLLOW_UP, LOCAL, DROP, REAL_REQUEST, CLIENT_ANSWER }
 
     private final Selection selection = new Selection();
     private Kind kind;
@@ -26,6 +33,7 @@ public final class Classification<T> {
     private boolean startsSession;
     private int growth;
     private T state;
+    private InetSocketAddress peer;
 
     /** Engine: before each classification. */
     public void reset() {
@@ -39,6 +47,7 @@ public final class Classification<T> {
         startsSession = false;
         growth = 0;
         state = null;
+        peer = null;
         selection.reset();
     }
 
@@ -60,6 +69,35 @@ public final class Classification<T> {
         request(id, fingerprint);
         this.kind = Kind.FOLLOW_UP;
         selection.boundTo(realId);
+        return this;
+    }
+
+    /**
+     * A request a real sent to the virtual address on its own, for the client {@code client}
+     * (e.g. a GGSN's Update or Delete toward the SGSN of an anchored session): the engine sends it
+     * from the virtual address to {@code client} with an id of its own on that path
+     * ({@link ServiceInspector#toClientRequest}), recognises the real's retransmissions by
+     * (real address and port, {@code id}, {@code fingerprint}), and relays the client's answer
+     * back to the real ({@link #clientAnswer}). The inspector vouches that the sender is the real
+     * it says; the engine neither chooses a real nor charges one.
+     */
+    public Classification<T> realRequest(long id, long fingerprint, InetSocketAddress client) {
+        this.kind = Kind.REAL_REQUEST;
+        this.id = id;
+        this.fingerprint = fingerprint;
+        this.peer = client;
+        return this;
+    }
+
+    /**
+     * A client's answer, with id {@code id}, to a request a real started ({@link #realRequest}):
+     * matched by (sender, id) on the engine's path to that client, else dropped as
+     * {@code unmatched} (what the module counts an answer to the virtual address as).
+     */
+    public Classification<T> clientAnswer(long id, DropReason unmatched) {
+        this.kind = Kind.CLIENT_ANSWER;
+        this.id = id;
+        this.dropReason = unmatched;
         return this;
     }
 
@@ -178,6 +216,11 @@ public final class Classification<T> {
 
     public T state() {
         return state;
+    }
+
+    /** The client a {@link Kind#REAL_REQUEST} goes to. */
+    public InetSocketAddress peer() {
+        return peer;
     }
 
     /** The routing facts the engine's selection step reads. */

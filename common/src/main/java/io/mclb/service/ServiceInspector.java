@@ -16,6 +16,8 @@ import java.net.InetSocketAddress;
  *                            \--&gt; LOCAL (answered here) | DROP (counted by reason)
  * real's answer ---responseId (match)--&gt; onResponse --&gt; FORWARD / FORWARD_SESSION --&gt; toClient --&gt; client
  *                                                  \--&gt; REASSIGN (to another real) | DROP
+ * real's own request to the VIP --classify--&gt; REAL_REQUEST --toClientRequest--&gt; client (from the VIP)
+ * client's answer to the VIP --classify--&gt; CLIENT_ANSWER (match) --onClientAnswer--&gt; toRealAnswer --&gt; real
  * </pre>
  *
  * <p>Rules for every hook: one instance per event loop (fields may hold reusable flyweights and
@@ -116,6 +118,32 @@ public interface ServiceInspector<T> {
      * {@link Transaction#originalId()}; may re-sign in place.
      */
     void toClient(ByteBuf datagram, Transaction<T> tx);
+
+    /**
+     * Last change before a request a real started ({@link Classification#realRequest}) leaves the
+     * virtual address for its client: must write {@link Transaction#upstreamId()} into the id
+     * field; may patch in place (lengths unchanged). Called for the first send and for each
+     * retransmission by the real (same upstream id). {@link Transaction#client()} is the real's
+     * address here. Default: nothing (only reached when classify says so).
+     */
+    default void toClientRequest(ByteBuf datagram, Transaction<T> tx) {
+    }
+
+    /**
+     * Judges a client's answer to a request a real started: FORWARD, or DROP with a reason
+     * ({@link Transaction#drop}). Also called for a replayed answer ({@link Transaction#answered()}).
+     * May learn from it (e.g. end the session a Delete named); may not change it. Default FORWARD.
+     */
+    default ResponseVerdict onClientAnswer(ByteBuf datagram, Transaction<T> tx) {
+        return ResponseVerdict.FORWARD;
+    }
+
+    /**
+     * Last change before a client's answer goes back to the real that started the request, from the
+     * virtual address: must restore {@link Transaction#originalId()}; may patch in place. Default: nothing.
+     */
+    default void toRealAnswer(ByteBuf datagram, Transaction<T> tx) {
+    }
 
     /**
      * A datagram a real sent on its own (not an answer to a transaction here, e.g. a GTP Echo

@@ -63,6 +63,8 @@ public final class TransactionRelay<T> extends Relay {
     private final SessionGuard sessionGuard;
     /** {@code mclb max-transactions}: this relay's part of its loop's count. */
     private final TransactionBudget.Share budget;
+    /** Requests reals start toward clients, and their answers ({@link Classification.Kind#REAL_REQUEST}). */
+    private final RealInitiated<T> realInitiated;
     /** This relay's share of {@link VirtualServer#transactionsActive()}, last published. */
     private long publishedTransactions;
 
@@ -86,6 +88,7 @@ public final class TransactionRelay<T> extends Relay {
         VserverSnapshot s = vs.snapshot();
         InetAddress family = s.farm().reals().length > 0 ? s.farm().reals()[0].address() : s.config().address();
         this.sockets = new PathSockets(shape.upstreamSockets(), i -> bindUpstream(family, i));
+        this.realInitiated = new RealInitiated<>(inspector, vs.metrics(), this::fromVip, timeoutNs, lingerNs);
     }
 
     /** One shared atomic add per read batch or ageing tick, not per datagram. */
@@ -102,13 +105,20 @@ public final class TransactionRelay<T> extends Relay {
     @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
-        if (!selector.admits(s, client.getAddress())) {
+        // client rules are about clients: a real's own request, or a message of its that mclb answers
+        // itself (a GGSN's echo to the address it was given for the SGSN), is not a client's
+        boolean admitted = selector.admits(s, client.getAddress());
+        if (!admitted && !isReal(s, client)) {
             drop(packet, DropReason.CLIENT_NOT_ALLOWED);
             return;
         }
         Classification<T> c = classification;
         c.reset();
         inspector.classify(packet.content(), client, c);
+        if (!admitted && c.kind() != Classification.Kind.REAL_REQUEST && c.kind() != Classification.Kind.LOCAL) {
+            drop(packet, DropReason.CLIENT_NOT_ALLOWED);
+            return;
+        }
         switch (c.kind()) {
             case DROP -> drop(packet, c.dropReason());
             case LOCAL -> {
@@ -117,8 +127,54 @@ public final class TransactionRelay<T> extends Relay {
                 toClient(c.localAnswer(), client);
             }
             case NEW, FOLLOW_UP -> onRequest(packet, s, client, c);
+            case REAL_REQUEST -> {
+                DropReason refused = realInitiated.request(packet.content(), client, c, clock.nanoTime());
+                if (refused != null) {
+                    drop(packet, refused);
+                }
+            }
+            case CLIENT_ANSWER -> clientAnswer(packet, c.id(), c.dropReason(), 0);
             default -> drop(packet, DropReason.INTERNAL_ERROR);
         }
+    }
+
+    /**
+     * A client's answer to a request a real started. The request left from the socket of the loop
+     * the real hashes to, but the kernel hashes the client to its own loop, which may be another:
+     * an answer this loop does not own goes round the virtual server's other loops (handed over on
+     * their task queues: no shared table, no lock) until one owns it, else it is dropped as
+     * {@code unmatched}. With two loops that is one hop at most.
+     */
+    private void clientAnswer(DatagramPacket packet, long id, DropReason unmatched, int hops) {
+        if (realInitiated.owns(packet.sender(), id)) {
+            DropReason refused = realInitiated.answer(packet.content(), packet.sender(), id, clock.nanoTime());
+            if (refused != null) {
+                drop(packet, refused);
+            }
+            return;
+        }
+        java.util.List<io.mclb.vserver.Relay> ring = vs.relaysOnPort(vipPort());
+        int me = ring.indexOf(this);
+        if (hops + 1 >= ring.size() || me < 0) {
+            drop(packet, unmatched);
+            return;
+        }
+        TransactionRelay<?> next = (TransactionRelay<?>) ring.get((me + 1) % ring.size());
+        next.runHandedOver(() -> next.clientAnswer(packet, id, unmatched, hops + 1));
+    }
+
+    /** Whether {@code sender} is one of the farm's reals (only asked for a sender the client rules refuse). */
+    private static boolean isReal(VserverSnapshot s, InetSocketAddress sender) {
+        return inFarm(s.farm(), sender) || (s.backup() != null && inFarm(s.backup(), sender));
+    }
+
+    private static boolean inFarm(io.mclb.farm.ServerFarm farm, InetSocketAddress sender) {
+        for (RealServer r : farm.reals()) {
+            if (r.address().equals(sender.getAddress())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void onRequest(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client, Classification<T> c) {
@@ -380,12 +436,18 @@ public final class TransactionRelay<T> extends Relay {
         while ((tx = table.oldestAnswered()) != null && nowNs - tx.answeredNs >= lingerNs) {
             table.removeOldestAnswered();
         }
+        realInitiated.age(nowNs);
         afterBatch();
     }
 
     /** Transactions tracked on this loop (tests, show). Call on the loop. */
     public int transactions() {
         return table.size();
+    }
+
+    /** Requests from reals toward clients tracked on this loop (tests). Call on the loop. */
+    public int realInitiatedTransactions() {
+        return realInitiated.size();
     }
 
     @Override
@@ -406,6 +468,7 @@ public final class TransactionRelay<T> extends Relay {
         while (table.oldestAnswered() != null) {
             table.removeOldestAnswered();
         }
+        realInitiated.clear();
         afterBatch();
         sockets.close();
     }

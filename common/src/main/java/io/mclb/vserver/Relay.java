@@ -168,7 +168,12 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     /** Writes an answer to the client from the virtual address (flushed after the batch). */
     protected final void toClient(ByteBuf answer, InetSocketAddress client) {
         vs.metrics().responses.increment();
-        vip.write(envelopes.wrap(answer, client), vip.voidPromise());
+        fromVip(answer, client);
+    }
+
+    /** Writes a datagram from the virtual address to {@code to} (flushed after the batch), uncounted. */
+    protected final void fromVip(ByteBuf datagram, InetSocketAddress to) {
+        vip.write(envelopes.wrap(datagram, to), vip.voidPromise());
         vipDirty = true;
     }
 
@@ -188,6 +193,22 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
             LOG.error("vserver {}: internal error on the data path (counted as drops, reason internal_error)",
                     vs.name(), t);
         }
+    }
+
+    /**
+     * Runs {@code work} on this relay's loop, from another loop, as part of this relay's data path:
+     * errors counted, what it wrote flushed at once (there is no read batch to end).
+     */
+    protected final void runHandedOver(Runnable work) {
+        loop.execute(() -> {
+            try {
+                work.run();
+            } catch (Throwable t) {
+                internalError(t);
+            }
+            flushUpstreams();
+            flushVip();
+        });
     }
 
     private void ageSafely() {

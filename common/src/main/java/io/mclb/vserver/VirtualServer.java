@@ -172,6 +172,23 @@ public final class VirtualServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The relays listening on {@code port} (one per event loop), in the same order for every
+     * caller: for a datagram that belongs to another loop's state (an answer to a request that
+     * left from that loop's socket, while the kernel hashes the answerer to this one).
+     */
+    public List<Relay> relaysOnPort(int port) {
+        List<Relay> out = new ArrayList<>();
+        synchronized (relays) {
+            for (Relay r : relays) {
+                if (r.vipPort() == port) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Plain UDP flows: the relay for one loop. */
     public Relay newFlowRelay(EventLoop loop) {
         return new FlowRelay(this, loop);

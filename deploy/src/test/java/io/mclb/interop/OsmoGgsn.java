@@ -82,4 +82,37 @@ public final class OsmoGgsn {
     public NsProcess process() {
         return process;
     }
+
+    /**
+     * Runs VTY {@code commands} on this instance (from the enable node, e.g. {@code configure
+     * terminal}, {@code ggsn ggsn1}, ...), each awaited until the VTY prompt returns; bounded.
+     * Returns the VTY's output.
+     */
+    public String vty(Netns ns, String... commands) throws IOException, InterruptedException {
+        String script = String.join("\n",
+                "import socket, sys",
+                "s = socket.create_connection((sys.argv[1], 4260), timeout=10)",
+                "out = b''",
+                "def prompt():",
+                "    global out",
+                "    while not (out.rstrip().endswith(b'#') or out.rstrip().endswith(b'>')):",
+                "        b = s.recv(65536)",
+                "        if not b: raise SystemExit('vty closed: ' + out.decode(errors='replace'))",
+                "        out += b",
+                "prompt()",
+                "for c in ['enable'] + sys.argv[2:]:",
+                "    out = b''",
+                "    s.sendall(c.encode() + b'\\r\\n')",
+                "    prompt()",
+                "    sys.stdout.write(out.decode(errors='replace'))",
+                "");
+        List<String> cmd = new java.util.ArrayList<>(List.of("/usr/bin/python3", "-c", script, address()));
+        cmd.addAll(List.of(commands));
+        return ns.exec(Duration.ofSeconds(20), cmd.toArray(String[]::new)).check("vty of " + address()).output();
+    }
+
+    /** Shuts the APN down: osmo-ggsn then deletes every PDP context of it, sending a Delete PDP Context Request to each SGSN. */
+    public String shutdownApn(Netns ns) throws IOException, InterruptedException {
+        return vty(ns, "configure terminal", "ggsn ggsn" + index, "apn " + APN, "shutdown", "end");
+    }
 }

@@ -140,6 +140,44 @@ abstract class GtpDialect {
      */
     abstract void anchor(byte[] vip, int teid);
 
+    /**
+     * {@code gtp signalling vip}, a wrapped request from the SGSN: copies the SGSN's control-plane
+     * address (v1: the first GSN Address, "SGSN Address for signalling"; v2: the Sender F-TEID of
+     * interface type S5/S8 SGW GTP-C) into {@code into} and returns its length; 0 when the request
+     * names no control identity (no address or no TEID: nothing to anchor), -1 when it cannot be
+     * rewritten in place (v2: an F-TEID with both an IPv4 and an IPv6 address). v0: always 0 (its
+     * follow-ups are routed by the TID the SGSN chose, and mclb does not relay the GGSN's own).
+     */
+    int sgsnControlAddress(byte[] into) {
+        return 0;
+    }
+
+    /** The SGSN's control TEID of a request {@link #sgsnControlAddress} found (v1 TEID Control Plane, v2 F-TEID TEID). */
+    int sgsnControlTeid() {
+        return 0;
+    }
+
+    /**
+     * Replaces, in place, the wrapped request's SGSN control identity ({@link #sgsnControlAddress})
+     * by {@code vip} (same length) and {@code teid}. User-plane identities are left alone.
+     */
+    void anchorSgsn(byte[] vip, int teid) {
+    }
+
+    /** The header TEID of a message without a wrap (0 when the header carries none). */
+    int headerTeid(ByteBuf buf) {
+        return 0;
+    }
+
+    /**
+     * A wrapped request the GGSN of anchored session {@code s} sent: the session an accepted answer
+     * ends (v1 Delete PDP Context Request: the NSAPI's, else {@code s}; v2 Delete Bearer Request
+     * with a Linked EPS Bearer ID: the PDN connection's), or null when it ends none.
+     */
+    GtpSession endedByGgsn(GtpSession s, BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        return null;
+    }
+
     /** v0, v1: the first GSN Address (the GGSN's signalling address) is absent or {@code vipLength} long. */
     static boolean signallingAddressFits(GtpV1IeIndex ies, int vipLength) {
         int len = ies.gsnAddressLength(0);

@@ -1,6 +1,7 @@
 package io.mclb.gtp.lb;
 
 import io.mclb.binding.BindingTable;
+import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpCause;
 import io.mclb.gtp.GtpDrops;
 import io.mclb.net.DropReason;
@@ -14,8 +15,11 @@ import io.mclb.vserver.VirtualServer;
 import io.mclb.vserver.VserverSnapshot;
 import io.netty.buffer.ByteBuf;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The GTP service on one event loop (GTPv0 on 3386, v1/v2 on 2123; the version is read from each
@@ -57,6 +61,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private final GtpMetrics metrics;
     private final NanoClock clock;
     private final GtpNotifications notifications;
+    /** {@code gtp signalling vip}, the SGSN's side: its identity anchored, the GGSN's own requests relayed. */
+    private final SgsnAnchor sgsn;
     private final GtpV1Dialect v1 = new GtpV1Dialect();
     /** Indexed by the version bits (0..7) of the first octet; null = unsupported. */
     private final GtpDialect[] dialects = new GtpDialect[8];
@@ -65,6 +71,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private final Shape shape;
     private VserverSnapshot lastSnapshot;
     private GtpVserverSettings settings;
+    /** The farms' real addresses: under {@code gtp signalling vip} a request from one of them is the GGSN's own. */
+    private Set<InetAddress> reals = Set.of();
 
     GtpInspector(VirtualServer vs, GtpModule module, GtpMetrics metrics) {
         this.vs = vs;
@@ -72,6 +80,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         this.metrics = metrics;
         this.clock = vs.clock();
         this.notifications = new GtpNotifications(vs, module, metrics);
+        this.sgsn = new SgsnAnchor(module, metrics, clock);
         dialects[0] = new GtpV0Dialect();
         dialects[1] = v1;
         dialects[2] = new GtpV2Dialect();
@@ -87,9 +96,23 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         VserverSnapshot s = vs.snapshot();
         if (s != lastSnapshot) {
             settings = GtpVserverSettings.of(s.config());
+            reals = realAddresses(s);
             lastSnapshot = s;
         }
         return settings;
+    }
+
+    private static Set<InetAddress> realAddresses(VserverSnapshot s) {
+        Set<InetAddress> out = new HashSet<>();
+        for (RealServer r : s.farm().reals()) {
+            out.add(r.address());
+        }
+        if (s.backup() != null) {
+            for (RealServer r : s.backup().reals()) {
+                out.add(r.address());
+            }
+        }
+        return out;
     }
 
     @Override
@@ -133,9 +156,15 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         } else if (d == v1 && GtpNotifications.isNotification(d.messageType())) {
             notifications.handle(v1.message(), client, req, st);
         } else if (d.isResponse()) {
-            req.drop(RESPONSE_TO_VIP);
+            if (st.signallingVip()) {
+                req.clientAnswer(seq, RESPONSE_TO_VIP); // an SGSN answering a request its GGSN sent through mclb
+            } else {
+                req.drop(RESPONSE_TO_VIP);
+            }
         } else if (d.requestViolation() != null) {
             req.drop(d.requestViolation()); // nothing the specs forbid reaches a GGSN (issue 14 item 5)
+        } else if (st.signallingVip() && reals.contains(client.getAddress())) {
+            sgsn.fromGgsn(req, d.unaddressed() ? null : d.session(module.sessions(), st), client, d, seq, fingerprint, st);
         } else if (create) {
             create(req, st, d, seq, fingerprint);
         } else if (!st.inspect() || d.unaddressed()) {
@@ -157,6 +186,10 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return;
         }
         long imsiRaw = d.imsiRaw(st);
+        GtpTx.Create state = st.inspect() ? new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)) : null;
+        if (state != null && st.signallingVip() && !sgsn.anchorCreate(req, d, state, st)) {
+            return;
+        }
         req.request(seq, fingerprint).startsSession(); // v0/v1 Create PDP Context, v2 Create Session: synguard counts it
         if (st.stickyImsi()) {
             putLong(imsiBytes, imsiRaw);
@@ -164,9 +197,9 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             // an IMSI sticks to a GGSN only once it accepted: a "no resources" reject must not pin it
             req.sticky(st.imsiSeconds(), st.inspect() ? StickyMode.ON_ANSWER : StickyMode.ON_ASSIGN);
         }
-        if (st.inspect()) {
+        if (state != null) {
             req.keepCopy();
-            req.state(new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)));
+            req.state(state);
         }
     }
 
@@ -192,9 +225,16 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             }
             req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
         } else if (d.isSecondaryCreate()) {
+            GtpTx.Create create = new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
+            if (anchored && st.signallingVip() && !sgsn.anchorCreate(req, d, create, st)) {
+                return;
+            }
             req.keepCopy();
-            req.state(new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null));
+            req.state(create);
         } else if (anchored) {
+            if (!sgsn.followAnchorable(req, d, s, st)) {
+                return;
+            }
             req.state(s.follow(false));
         }
     }
@@ -215,6 +255,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         if (via != null && via.anchored()) {
             d.writeHeaderTeid(buf, via.ggsnTeid());
         }
+        sgsn.toGgsn(d, buf, tx.state(), via, settings().vip());
     }
 
     @Override
@@ -227,6 +268,22 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         if (s != null && d.wrap(buf) && d.anchorable(vip.length)) {
             d.anchor(vip, s.teid());
         }
+        sgsn.toSgsn(d, buf, tx.state());
+    }
+
+    @Override
+    public void toClientRequest(ByteBuf buf, Transaction<GtpTx> tx) {
+        sgsn.toClientRequest(dialect(buf), buf, tx);
+    }
+
+    @Override
+    public ResponseVerdict onClientAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
+        return sgsn.onClientAnswer(dialect(buf), buf, tx);
+    }
+
+    @Override
+    public void toRealAnswer(ByteBuf buf, Transaction<GtpTx> tx) {
+        sgsn.toRealAnswer(dialect(buf), buf, tx);
     }
 
     @Override
@@ -292,12 +349,13 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         int ggsnTeid = d.learnedTeid();
         GtpSession s;
         if (st.signallingVip()) {
-            int mine = module.teids().next(sessions);
+            int mine = create.mclbTeid() != 0 ? create.mclbTeid() : module.teids().next(sessions);
             if (mine == 0) {
                 return false;
             }
+            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress());
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), mine, ggsnTeid, true, ggsn,
-                    clock.nanoTime(), idleNs);
+                    create.sgsnTeid(), sgsnAt, clock.nanoTime(), idleNs);
         } else {
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), ggsnTeid, ggsn, clock.nanoTime(), idleNs);
         }

@@ -4,6 +4,9 @@ import io.mclb.binding.Binding;
 import io.mclb.binding.BindingKind;
 import io.mclb.farm.RealServer;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
 /**
  * A GTP session mclb saw established: one per (IMSI, NSAPI or EBI), on the GGSN that accepted the
  * create, indexed by a control TEID (the binding's alias) so that later requests addressed to that
@@ -17,6 +20,12 @@ import io.mclb.farm.RealServer;
  * in place of the GGSN's, and {@link #ggsnTeid()} keeps the GGSN's own, which mclb writes back into
  * every follow-up. This mapping (alias, ggsnTeid, anchored) is the state an HA replica needs to
  * keep routing anchored follow-ups after a takeover.
+ *
+ * <p>The SGSN's side is anchored the same way when its create named a control identity: the GGSN
+ * was given the virtual address and the same mclb TEID in place of the SGSN's ({@link #sgsnTeid()}
+ * and {@link #sgsnSignalling()} keep the SGSN's own), so the GGSN's own requests come to mclb
+ * with the alias and are relayed to the SGSN with its TEID. One TEID names the session at mclb in
+ * both directions; the sender (the session's GGSN or not) tells them apart.
  */
 public final class GtpSession extends Binding implements GtpTx {
     public static final BindingKind<GtpSession> KIND = BindingKind.of("gtp-session");
@@ -24,9 +33,16 @@ public final class GtpSession extends Binding implements GtpTx {
     private final byte[] ggsnAddress;
     private final int ggsnTeid;
     private final boolean anchored;
+    /** The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123); 0 / null: not anchored. */
+    private final int sgsnTeid;
+    private final InetSocketAddress sgsnSignalling;
+    /** {@link #ggsnAddress} as an address, made once: the sender check allocates nothing. */
+    private final InetAddress ggsnInet;
     /** The transaction states of this session's follow-ups, made once: no allocation per request. */
     private final GtpTx.Follow follow = new GtpTx.Follow(this, null);
     private final GtpTx.Follow ending = new GtpTx.Follow(this, this);
+    private final GtpTx.FromGgsn ggsnRequest = new GtpTx.FromGgsn(this, null);
+    private final GtpTx.FromGgsn ggsnDelete = new GtpTx.FromGgsn(this, this);
 
     /** A session the SGSN addresses by the GGSN's own control TEID {@code teid} (0 if none was learnt). */
     GtpSession(long imsiRaw, int nsapi, RealServer real, int teid, byte[] ggsnAddress, long nowNs, long idleNs) {
@@ -40,10 +56,32 @@ public final class GtpSession extends Binding implements GtpTx {
      */
     GtpSession(long imsiRaw, int nsapi, RealServer real, int alias, int ggsnTeid, boolean anchored,
                byte[] ggsnAddress, long nowNs, long idleNs) {
+        this(imsiRaw, nsapi, real, alias, ggsnTeid, anchored, ggsnAddress, 0, null, nowNs, idleNs);
+    }
+
+    /**
+     * An anchored session whose SGSN side is anchored too ({@code sgsnSignalling} non-null).
+     *
+     * @param sgsnTeid       the SGSN's own control TEID, written into the GGSN's requests for it
+     * @param sgsnSignalling the SGSN's signalling address (port 2123), where those requests go
+     */
+    GtpSession(long imsiRaw, int nsapi, RealServer real, int alias, int ggsnTeid, boolean anchored,
+               byte[] ggsnAddress, int sgsnTeid, InetSocketAddress sgsnSignalling, long nowNs, long idleNs) {
         super(imsiRaw, nsapi, real, alias & 0xFFFF_FFFFL, nowNs, idleNs);
         this.ggsnTeid = ggsnTeid;
         this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
+        this.sgsnTeid = sgsnTeid;
+        this.sgsnSignalling = sgsnSignalling;
+        this.ggsnInet = inet(ggsnAddress);
+    }
+
+    private static InetAddress inet(byte[] address) {
+        try {
+            return address == null ? null : InetAddress.getByAddress(address);
+        } catch (java.net.UnknownHostException e) {
+            return null; // only for a length other than 4 or 16, which no caller passes
+        }
     }
 
     public long imsiRaw() {
@@ -69,6 +107,29 @@ public final class GtpSession extends Binding implements GtpTx {
         return anchored;
     }
 
+    /** Whether the GGSN knows this session by the virtual address and mclb's TEID as the SGSN's. */
+    public boolean sgsnAnchored() {
+        return sgsnSignalling != null;
+    }
+
+    /** The SGSN's own control TEID (when {@link #sgsnAnchored()}). */
+    public int sgsnTeid() {
+        return sgsnTeid;
+    }
+
+    /** The SGSN's signalling address and port 2123 (when {@link #sgsnAnchored()}), else null. */
+    public InetSocketAddress sgsnSignalling() {
+        return sgsnSignalling;
+    }
+
+    /**
+     * Whether {@code sender} is this session's GGSN: the real's address or the signalling address
+     * the GGSN advertised. Allocation-free.
+     */
+    boolean isGgsn(InetAddress sender) {
+        return sender.equals(real().address()) || sender.equals(ggsnInet);
+    }
+
     /** The signalling address the GGSN advertised in its answer (4 or 16 octets), or null. */
     public byte[] ggsnAddress() {
         return ggsnAddress;
@@ -77,5 +138,10 @@ public final class GtpSession extends Binding implements GtpTx {
     /** The state of a follow-up of this session; {@code ends}: a delete of this very session. */
     GtpTx.Follow follow(boolean ends) {
         return ends ? ending : follow;
+    }
+
+    /** The state of a request this session's GGSN sends for the SGSN; {@code ends}: a delete of this very session. */
+    GtpTx.FromGgsn ggsnRequest(boolean ends) {
+        return ends ? ggsnDelete : ggsnRequest;
     }
 }

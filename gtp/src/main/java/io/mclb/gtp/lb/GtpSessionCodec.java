@@ -14,13 +14,20 @@ import io.netty.buffer.ByteBuf;
  * +-------------+------------------------------+-----------------------------------------+
  * | length (1)  | GGSN address (0, 4 or 16)    | anchored only: GGSN TEID (4), flags (1) |
  * +-------------+------------------------------+-----------------------------------------+
+ * flags bit 1 (SGSN side anchored) only:
+ * +----------------+-----------------+------------------------------+
+ * | SGSN TEID (4)  | length (1)      | SGSN address (4 or 16)       |
+ * +----------------+-----------------+------------------------------+
  * </pre>
- * flags bit 0: anchored. A stream from a node without the VIP mode has no trailer.
+ * flags bit 0: anchored; bit 1: the SGSN side too (GGSN-initiated requests are relayed to that
+ * address, port 2123, with that TEID). A stream from a node without the VIP mode has no trailer,
+ * one from a node before the SGSN side was anchored only the first 5 octets: both still read.
  * Registered on {@link GtpSession#KIND} by {@link GtpServiceModule}. Stateless.
  */
 final class GtpSessionCodec implements BindingCodec<GtpSession> {
     static final GtpSessionCodec INSTANCE = new GtpSessionCodec();
     private static final int ANCHORED = 1;
+    private static final int SGSN_ANCHORED = 2;
     private static final int ANCHOR_BYTES = 5;
 
     private GtpSessionCodec() {
@@ -35,7 +42,13 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         }
         if (s.anchored()) {
             out.writeInt(s.ggsnTeid());
-            out.writeByte(ANCHORED);
+            out.writeByte(s.sgsnAnchored() ? ANCHORED | SGSN_ANCHORED : ANCHORED);
+            if (s.sgsnAnchored()) {
+                byte[] sgsn = s.sgsnSignalling().getAddress().getAddress();
+                out.writeInt(s.sgsnTeid());
+                out.writeByte(sgsn.length);
+                out.writeBytes(sgsn);
+            }
         }
     }
 
@@ -46,7 +59,7 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         }
         int len = extra.readUnsignedByte();
         int trailer = extra.readableBytes() - len;
-        if ((len != 0 && len != 4 && len != 16) || (trailer != 0 && trailer != ANCHOR_BYTES)) {
+        if ((len != 0 && len != 4 && len != 16) || (trailer != 0 && trailer < ANCHOR_BYTES)) {
             return null;
         }
         byte[] ggsn = null;
@@ -58,10 +71,22 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
             return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsn, f.nowNs(), f.idleNs());
         }
         int ggsnTeid = extra.readInt();
-        if (extra.readUnsignedByte() != ANCHORED) {
+        int flags = extra.readUnsignedByte();
+        if (flags == ANCHORED && !extra.isReadable()) {
+            return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, f.nowNs(),
+                    f.idleNs());
+        }
+        if (flags != (ANCHORED | SGSN_ANCHORED) || extra.readableBytes() < 5) {
             return null;
         }
-        return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, f.nowNs(),
-                f.idleNs());
+        int sgsnTeid = extra.readInt();
+        int sgsnLength = extra.readUnsignedByte();
+        if ((sgsnLength != 4 && sgsnLength != 16) || extra.readableBytes() != sgsnLength) {
+            return null;
+        }
+        byte[] sgsn = new byte[sgsnLength];
+        extra.readBytes(sgsn);
+        return new GtpSession(f.owner(), f.sub(), f.real(), (int) f.alias(), ggsnTeid, true, ggsn, sgsnTeid,
+                SgsnAnchor.signalling(sgsn), f.nowNs(), f.idleNs());
     }
 }

@@ -6,7 +6,7 @@ package io.mclb.gtp.lb;
  * anchored session a follow-up goes through; other requests carry nothing (null). Confined to the
  * transaction's event loop.
  */
-sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpSession {
+sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpTx.FromGgsn, GtpSession {
 
     /**
      * A create (or a v1 secondary create) of {@code imsiRaw} with NSAPI/EBI {@code nsapi}. Under
@@ -19,6 +19,10 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpSession {
         private final int nsapi;
         private final GtpSession via;
         private GtpSession opened;
+        /** The SGSN side ({@link #anchorSgsn}): mclb's TEID given to the GGSN, the SGSN's own, its address. */
+        private int mclbTeid;
+        private int sgsnTeid;
+        private byte[] sgsnAddress;
 
         Create(long imsiRaw, int nsapi) {
             this(imsiRaw, nsapi, null);
@@ -49,6 +53,29 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpSession {
         void opened(GtpSession s) {
             this.opened = s;
         }
+
+        /**
+         * {@code gtp signalling vip}: the GGSN is given {@code mclbTeid} and the virtual address in
+         * place of the SGSN's control TEID {@code sgsnTeid} and signalling address {@code sgsnAddress}.
+         */
+        void anchorSgsn(int mclbTeid, int sgsnTeid, byte[] sgsnAddress) {
+            this.mclbTeid = mclbTeid;
+            this.sgsnTeid = sgsnTeid;
+            this.sgsnAddress = sgsnAddress;
+        }
+
+        /** mclb's TEID for this create's session, 0 when the SGSN side is not anchored. */
+        int mclbTeid() {
+            return mclbTeid;
+        }
+
+        int sgsnTeid() {
+            return sgsnTeid;
+        }
+
+        byte[] sgsnAddress() {
+            return sgsnAddress;
+        }
     }
 
     /**
@@ -57,5 +84,13 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpSession {
      * {@code ends} is the session an accepted delete closes, null for other requests.
      */
     record Follow(GtpSession via, GtpSession ends) implements GtpTx {
+    }
+
+    /**
+     * A request the GGSN of the anchored session {@code via} sent to the virtual address for the
+     * SGSN: relayed with the SGSN's own TEID, its answer with the GGSN's. {@code ends} is the
+     * session an accepted delete from the GGSN closes, null for other requests.
+     */
+    record FromGgsn(GtpSession via, GtpSession ends) implements GtpTx {
     }
 }

@@ -120,6 +120,36 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
+    int sgsnControlAddress(byte[] into) {
+        return m.ies().hasTeidControl() ? m.ies().gsnAddress(0, into) : 0;
+    }
+
+    @Override
+    int sgsnControlTeid() {
+        return m.ies().teidControl(false);
+    }
+
+    @Override
+    void anchorSgsn(byte[] vip, int teid) {
+        anchor(vip, teid); // the same two IEs the create answer carries for the GGSN: first GSN Address, TEID-C
+    }
+
+    @Override
+    int headerTeid(ByteBuf buf) {
+        return buf.getInt(buf.readerIndex() + 4);
+    }
+
+    @Override
+    GtpSession endedByGgsn(GtpSession s, BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        if (!isDelete()) {
+            return null;
+        }
+        int nsapi = m.ies().nsapi();
+        GtpSession named = nsapi >= 0 && nsapi != s.nsapi() ? sessions.get(s.imsiRaw(), nsapi) : null;
+        return named != null ? named : s;
+    }
+
+    @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 8, id);
     }

@@ -102,14 +102,16 @@ final class GtpV2Dialect extends GtpDialect {
 
     @Override
     int learnedAddress(byte[] into) {
-        if (!m.fteid(1, fteid)) {
-            return 0;
-        }
-        if (fteid.hasIpv6() && fteid.ipv6(into)) {
+        return m.fteid(1, fteid) ? copyAddress(fteid, into) : 0;
+    }
+
+    /** Copies the F-TEID's address (IPv6 when it has one, else IPv4) into {@code into}; its length, 0 if none. */
+    private static int copyAddress(GtpV2Fteid f, byte[] into) {
+        if (f.hasIpv6() && f.ipv6(into)) {
             return 16;
         }
-        if (fteid.hasIpv4()) {
-            int v = fteid.ipv4();
+        if (f.hasIpv4()) {
+            int v = f.ipv4();
             into[0] = (byte) (v >>> 24);
             into[1] = (byte) (v >>> 16);
             into[2] = (byte) (v >>> 8);
@@ -147,6 +149,46 @@ final class GtpV2Dialect extends GtpDialect {
                 fteid.setTeid(teid);
             }
         }
+    }
+
+    @Override
+    int sgsnControlAddress(byte[] into) {
+        if (!m.fteid(0, fteid) || fteid.interfaceType() != GtpV2Ie.IF_S5S8_SGW_GTPC) {
+            return 0;
+        }
+        if (fteid.hasIpv4() && fteid.hasIpv6()) {
+            return -1; // one of the two would keep naming the SGW
+        }
+        return copyAddress(fteid, into);
+    }
+
+    @Override
+    int sgsnControlTeid() {
+        return m.fteid(0, fteid) ? fteid.teid() : 0;
+    }
+
+    @Override
+    void anchorSgsn(byte[] vip, int teid) {
+        if (m.fteid(0, fteid) && fteid.interfaceType() == GtpV2Ie.IF_S5S8_SGW_GTPC) {
+            m.buffer().setBytes(vip.length == 16 ? fteid.ipv6Offset() : fteid.ipv4Offset(), vip);
+            fteid.setTeid(teid);
+        }
+    }
+
+    @Override
+    int headerTeid(ByteBuf buf) {
+        int ri = buf.readerIndex();
+        return (buf.getByte(ri) & 0x08) != 0 ? buf.getInt(ri + 4) : 0;
+    }
+
+    @Override
+    GtpSession endedByGgsn(GtpSession s, BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        int lbi = m.messageType() == GtpMessageType.V2_DELETE_BEARER_REQUEST ? m.linkedEbi() : -1;
+        if (lbi < 0) {
+            return null; // dedicated bearers only (EPS Bearer IDs, instance 1): the PDN connection stays
+        }
+        GtpSession named = lbi != s.nsapi() ? sessions.get(s.imsiRaw(), lbi) : null;
+        return named != null ? named : s;
     }
 
     /** Whether top-level F-TEID {@code instance} is present and the PGW's S5/S8 control plane; leaves it in {@link #fteid}. */

@@ -53,6 +53,7 @@ public final class GtpV2Message extends GtpHeader {
     private int apn;
     private int apnLength;
     private int ebi;
+    private int lbi;
     private int ratType;
     private int bearerContext;
     private int bearerContextLength;
@@ -68,7 +69,7 @@ public final class GtpV2Message extends GtpHeader {
     @Override
     protected DropReason wrapBody() {
         ByteBuf buf = buffer();
-        imsi = cause = recovery = apn = ebi = ratType = bearerContext = -1;
+        imsi = cause = recovery = apn = ebi = lbi = ratType = bearerContext = -1;
         imsiLength = causeLength = apnLength = bearerContextLength = 0;
         fteid[0] = fteid[1] = -1;
         fteidLength[0] = fteidLength[1] = 0;
@@ -93,7 +94,10 @@ public final class GtpV2Message extends GtpHeader {
                     }
                 }
                 case GtpV2Ie.RECOVERY -> recovery = recovery < 0 && l >= 1 ? v : recovery;
-                case GtpV2Ie.EBI -> ebi = ebi < 0 && l >= 1 ? v : ebi;
+                case GtpV2Ie.EBI -> {
+                    ebi = ebi < 0 && l >= 1 ? v : ebi;
+                    lbi = lbi < 0 && l >= 1 && c.instance() == 0 ? v : lbi;
+                }
                 case GtpV2Ie.RAT_TYPE -> ratType = ratType < 0 && l >= 1 ? v : ratType;
                 case GtpV2Ie.APN -> {
                     if (apn < 0) {
@@ -248,6 +252,14 @@ public final class GtpV2Message extends GtpHeader {
             }
         }
         return -1;
+    }
+
+    /**
+     * The top-level EBI of instance 0 (low 4 bits), -1 when absent: in a Delete Bearer Request the
+     * Linked EPS Bearer ID, present when the whole PDN connection goes (29.274 7.2.9.2).
+     */
+    public int linkedEbi() {
+        return lbi < 0 ? -1 : buffer().getByte(lbi) & 0x0F;
     }
 
     /** RAT Type value, -1 when absent. */

@@ -52,6 +52,34 @@ class GtpSessionCodecTest {
     }
 
     @Test
+    void theSgsnSideOfAnAnchoredSessionTravelsSoTheStandbyRelaysGgsnRequests() throws Exception {
+        // GGSN-initiated requests: after a takeover they must still reach the SGSN with its own TEID
+        java.net.InetSocketAddress sgsn = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.3"), 2123);
+        GtpSession s = new GtpSession(0x2620100000000001L, 5, ggsn, 0xDEADBEEF, 7, true,
+                new byte[] {10, 0, 0, 21}, 0x00ABCDEF, sgsn, 0, 7_200_000_000_000L);
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(s, out);
+        assertThat(out.readableBytes()).isEqualTo(5 + 5 + 4 + 1 + 4);
+        GtpSession back = GtpSessionCodec.INSTANCE.read(fields(ggsn), out);
+        assertThat(back.anchored()).isTrue();
+        assertThat(back.ggsnTeid()).isEqualTo(7);
+        assertThat(back.sgsnAnchored()).isTrue();
+        assertThat(back.sgsnTeid()).as("the SGSN's own TEID").isEqualTo(0x00ABCDEF);
+        assertThat(back.sgsnSignalling()).as("where GGSN requests go").isEqualTo(sgsn);
+
+        ByteBuf v6 = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 5, ggsn, 9, 8, true, null, 3,
+                new java.net.InetSocketAddress(java.net.InetAddress.getByName("2001:db8::7"), 2123), 0, 1), v6);
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn), v6).sgsnSignalling().getAddress().getHostAddress())
+                .isEqualTo("2001:db8:0:0:0:0:0:7");
+        // a 5-octet SGSN address, or one cut short, is refused rather than guessed
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn),
+                Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 0, 7, 3, 0, 0, 0, 1, 5, 1, 2, 3, 4, 5}))).isNull();
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn),
+                Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 0, 7, 3, 0, 0, 0, 1, 4, 1, 2}))).isNull();
+    }
+
+    @Test
     void aSessionWithoutALearntAddressAndAnIpv6OneBothTravel() {
         ByteBuf out = Unpooled.buffer();
         GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 0, ggsn, 7, null, 0, 1), out);
