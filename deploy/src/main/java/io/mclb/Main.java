@@ -26,6 +26,7 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        quietLeakDetector();
         CommandLine cli = new CommandLine(new Main());
         // operators get one line naming the problem, not a stack trace (the log has the detail)
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -42,5 +43,17 @@ public final class Main implements Callable<Integer> {
             return 2;
         });
         System.exit(cli.execute(args));
+    }
+
+    /**
+     * Netty's leak detector is off unless {@code -Dio.netty.leakDetection.level} asks for it: at its
+     * default (simple) it tracks 1 receive buffer in 128 and every slice cut from a tracked one, each
+     * with a captured stack trace, which was 57 of the 62 bytes the epoll relay still allocated per
+     * request (perf/README.md, "Issue 15"). The tests keep it on.
+     */
+    static void quietLeakDetector() {
+        if (System.getProperty("io.netty.leakDetection.level") == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
     }
 }

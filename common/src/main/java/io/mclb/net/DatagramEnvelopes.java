@@ -1,10 +1,8 @@
 package io.mclb.net;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.util.IllegalReferenceCountException;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -22,7 +20,6 @@ import java.util.ArrayDeque;
  */
 public final class DatagramEnvelopes {
     static final int MAX_POOLED = 4096;
-    private static final InetSocketAddress NOWHERE = new InetSocketAddress(0);
 
     private final EventLoop loop;
     private final ArrayDeque<Envelope> free = new ArrayDeque<>();
@@ -39,9 +36,7 @@ public final class DatagramEnvelopes {
             e = new Envelope();
             created++;
         }
-        e.content = content;
-        e.recipient = recipient;
-        e.refs = 1;
+        e.wrap(content, recipient);
         return e;
     }
 
@@ -61,111 +56,15 @@ public final class DatagramEnvelopes {
         }
     }
 
-    /**
-     * A {@link DatagramPacket} whose content and recipient are set per use. Every accessor Netty
-     * calls is overridden: the superclass's final fields hold only a placeholder.
-     */
-    private final class Envelope extends DatagramPacket {
-        private ByteBuf content;
-        private InetSocketAddress recipient;
-        private int refs;
-
-        Envelope() {
-            super(Unpooled.EMPTY_BUFFER, NOWHERE);
+    /** An outbound datagram: content and recipient set per use, back to the pool when the channel releases it. */
+    private final class Envelope extends ReusableDatagramPacket {
+        void wrap(ByteBuf content, InetSocketAddress recipient) {
+            set(content, recipient, null);
         }
 
         @Override
-        public ByteBuf content() {
-            if (refs <= 0) {
-                throw new IllegalReferenceCountException(0);
-            }
-            return content;
-        }
-
-        @Override
-        public InetSocketAddress recipient() {
-            return recipient;
-        }
-
-        @Override
-        public InetSocketAddress sender() {
-            return null;
-        }
-
-        @Override
-        public int refCnt() {
-            return refs <= 0 ? 0 : content.refCnt();
-        }
-
-        @Override
-        public DatagramPacket retain() {
-            return retain(1);
-        }
-
-        @Override
-        public DatagramPacket retain(int increment) {
-            if (refs <= 0) {
-                throw new IllegalReferenceCountException(0, increment);
-            }
-            content.retain(increment);
-            refs += increment;
-            return this;
-        }
-
-        @Override
-        public boolean release() {
-            return release(1);
-        }
-
-        @Override
-        public boolean release(int decrement) {
-            if (refs <= 0 || decrement > refs) {
-                throw new IllegalReferenceCountException(refs, -decrement);
-            }
-            ByteBuf c = content;
-            refs -= decrement;
-            if (refs > 0) {
-                return c.release(decrement);
-            }
-            content = null;
-            recipient = null;
+        protected void onReleased() {
             recycle(this);
-            return c.release(decrement);
-        }
-
-        @Override
-        public DatagramPacket touch() {
-            return this;
-        }
-
-        @Override
-        public DatagramPacket touch(Object hint) {
-            return this;
-        }
-
-        @Override
-        public DatagramPacket replace(ByteBuf replacement) {
-            return new DatagramPacket(replacement, recipient);
-        }
-
-        @Override
-        public DatagramPacket copy() {
-            return replace(content().copy());
-        }
-
-        @Override
-        public DatagramPacket duplicate() {
-            return replace(content().duplicate());
-        }
-
-        @Override
-        public DatagramPacket retainedDuplicate() {
-            return replace(content().retainedDuplicate());
-        }
-
-        @Override
-        public String toString() {
-            return "DatagramPacket(=> " + recipient + ", " + content + ")";
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.mclb.net;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -9,6 +10,7 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.epoll.MclbDatagramChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.ServerSocketChannel;
@@ -156,6 +158,32 @@ public final class Transports {
         };
     }
 
+    /**
+     * The data path's UDP sockets (listeners and sockets toward reals): under epoll mclb's own
+     * {@link MclbDatagramChannel}, whose reads allocate nothing per datagram (handlers must not keep
+     * the inbound packet object past {@code channelRead}, which the relays never do); Netty's own
+     * channel where that one cannot load (see {@link #relayReadPath()}). io_uring and NIO keep
+     * Netty's channels.
+     */
+    public static ChannelFactory<? extends Channel> relayDatagramFactory(InetAddress bindAddress) {
+        if (active == TransportKind.EPOLL && MclbDatagramChannel.isAvailable()) {
+            SocketProtocolFamily family = familyOf(bindAddress);
+            return () -> new MclbDatagramChannel(family);
+        }
+        return datagramFactory(bindAddress);
+    }
+
+    /** Which read path {@link #relayDatagramFactory} gives, for the start log. */
+    public static String relayReadPath() {
+        if (active != TransportKind.EPOLL) {
+            return "netty " + active.keyword() + " datagram channel";
+        }
+        String why = MclbDatagramChannel.unavailabilityCause();
+        return why == null ? "mclb recvmmsg reads (no allocation per datagram)"
+                : "netty epoll datagram channel (" + why + ")";
+    }
+
+    /** Probe and control sockets: Netty's datagram channel of the transport. */
     public static ChannelFactory<DatagramChannel> datagramFactory(InetAddress bindAddress) {
         SocketProtocolFamily family = familyOf(bindAddress);
         return switch (active) {

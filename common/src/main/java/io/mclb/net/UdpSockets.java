@@ -102,7 +102,7 @@ public final class UdpSockets {
         // the pooled allocator: its buffers hand out recycled slices, so splitting one recvmmsg read
         // into datagrams allocates no slice object per datagram (Netty 4.2's default adaptive
         // allocator does: about 35 bytes each, perf/README.md "Allocation per request")
-        Bootstrap b = new Bootstrap().channelFactory(Transports.datagramFactory(family))
+        Bootstrap b = new Bootstrap().channelFactory(Transports.relayDatagramFactory(family))
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)

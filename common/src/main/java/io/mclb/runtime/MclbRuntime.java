@@ -111,7 +111,8 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
         int threads = config.global().eventLoops() > 0 ? config.global().eventLoops()
                 : Runtime.getRuntime().availableProcessors();
         Transports.Choice transport = Transports.use(config.global().transport());
-        LOG.info("transport {} ({}), {} event loop(s)", transport.kind().keyword(), transport.why(), threads);
+        LOG.info("transport {} ({}), {} event loop(s), data path UDP: {}", transport.kind().keyword(), transport.why(),
+                threads, Transports.relayReadPath());
         this.loops = Transports.newGroup(threads, "mclb-loop");
         this.sweeper = new StickyExpirySweeper(sticky, clock, Duration.ofSeconds(10));
         this.reloadsOk = Counter.builder(MetricNames.CONFIG_RELOADS).description("Configuration reloads")

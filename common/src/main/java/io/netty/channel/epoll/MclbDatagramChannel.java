@@ -1,0 +1,327 @@
+package io.netty.channel.epoll;
+
+import io.mclb.net.ReusableDatagramPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.AddressedEnvelope;
+import io.netty.channel.ChannelMetadata;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.DefaultAddressedEnvelope;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.UnixChannelUtil;
+import io.netty.util.UncheckedBooleanSupplier;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.UnresolvedAddressException;
+
+/**
+ * mclb's UDP socket on the epoll transport: Netty's {@link EpollDatagramChannel} with a read path
+ * that allocates nothing per datagram. recvmmsg fills up to a batch of slots of one pooled buffer
+ * (as Netty's does), and each datagram goes up the pipeline as one {@link DatagramPacket} object
+ * reused for every datagram of this channel: its content a recycled slice of the batch buffer, its
+ * sender an address from the loop's {@link SocketAddressCache} (built once per peer), its
+ * recipient the bound address. Netty's channel (final, so not extended) builds a new
+ * {@code DatagramPacket}, {@code InetSocketAddress} and {@code InetAddress} per datagram: about 140
+ * bytes, half the relay's steady allocation (perf/README.md, "Issue 15").
+ *
+ * <p>The contract this asks of a handler: the packet object is valid only inside
+ * {@code channelRead}. It may release it, or take its content (as mclb's relays do when they
+ * forward it) and its sender (immutable, kept as long as wanted), but never keep the packet
+ * itself. Writes go out with one sendmmsg per flush, as Netty's do, the recipients written
+ * without copying their address bytes ({@link SendBatch}); binds and options are Netty's:
+ * SO_REUSEPORT, IP_FREEBIND, IP_TRANSPARENT, buffer sizes ({@link MclbDatagramChannelConfig}). No
+ * multicast and no connected mode: the data path binds and addresses every datagram.
+ *
+ * <p>Everything but construction and option setting runs on the channel's event loop.
+ */
+public final class MclbDatagramChannel extends AbstractEpollChannel {
+    private static final ChannelMetadata METADATA = new ChannelMetadata(true, 16);
+
+    private final MclbDatagramChannelConfig config;
+    /** The one inbound packet of this channel, reset per datagram (loop-confined). */
+    private final Received received = new Received();
+    private final SendBatch sendBatch = new SendBatch();
+
+    public MclbDatagramChannel(SocketProtocolFamily family) {
+        super(null, LinuxSocket.newSocketDgram(family), false, EpollIoOps.valueOf(0));
+        config = new MclbDatagramChannelConfig(this);
+    }
+
+    /** True when this channel works here: epoll loads, recvmmsg exists, Netty's packet fields resolve. */
+    public static boolean isAvailable() {
+        return Epoll.isAvailable() && Native.IS_SUPPORTING_RECVMMSG && NativePacketFields.AVAILABLE;
+    }
+
+    /** Why {@link #isAvailable()} is false, or null. */
+    public static String unavailabilityCause() {
+        if (!Epoll.isAvailable()) {
+            return "epoll unavailable";
+        }
+        if (!Native.IS_SUPPORTING_RECVMMSG) {
+            return "recvmmsg unsupported";
+        }
+        return NativePacketFields.UNAVAILABLE_CAUSE;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) super.localAddress();
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) super.remoteAddress();
+    }
+
+    @Override
+    public ChannelMetadata metadata() {
+        return METADATA;
+    }
+
+    @Override
+    public boolean isActive() {
+        return socket.isOpen() && active;
+    }
+
+    @Override
+    public MclbDatagramChannelConfig config() {
+        return config;
+    }
+
+    @Override
+    protected AbstractEpollUnsafe newUnsafe() {
+        return new ReadUnsafe();
+    }
+
+    @Override
+    protected void doBind(SocketAddress localAddress) throws Exception {
+        if (localAddress instanceof InetSocketAddress a && a.getAddress().isAnyLocalAddress()
+                && a.getAddress() instanceof Inet4Address && socket.family() == SocketProtocolFamily.INET6) {
+            localAddress = new InetSocketAddress(Native.INET6_ANY, a.getPort());
+        }
+        super.doBind(localAddress);
+        active = true;
+    }
+
+    @Override
+    protected void doDisconnect() throws Exception {
+        socket.disconnect();
+        active = false;
+        resetCachedAddresses();
+    }
+
+    // ---- writes: Netty's EpollDatagramChannel.doWrite (4.2), the batch filled by SendBatch
+
+    @Override
+    protected void doWrite(ChannelOutboundBuffer in) throws Exception {
+        int maxMessagesPerWrite = maxMessagesPerWrite();
+        while (maxMessagesPerWrite > 0) {
+            Object msg = in.current();
+            if (msg == null) {
+                break;
+            }
+            try {
+                // sendmmsg even for one datagram: Netty's sendto path copies the address per datagram too
+                if (Native.IS_SUPPORTING_SENDMMSG) {
+                    NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
+                    sendBatch.fill(in, array, maxMessagesPerWrite);
+                    int cnt = array.count();
+                    if (cnt >= 1) {
+                        int sent = socket.sendmmsg(array.packets(), 0, cnt);
+                        if (sent == 0) {
+                            break;
+                        }
+                        for (int i = 0; i < sent; i++) {
+                            in.remove();
+                        }
+                        maxMessagesPerWrite -= sent;
+                        continue;
+                    }
+                }
+                boolean done = false;
+                for (int i = config.getWriteSpinCount(); i > 0; --i) {
+                    if (writeOne(msg)) {
+                        done = true;
+                        break;
+                    }
+                }
+                if (!done) {
+                    break;
+                }
+                in.remove();
+                maxMessagesPerWrite--;
+            } catch (IOException e) {
+                // one peer's error (e.g. unreachable) must not stop the datagrams to the others
+                maxMessagesPerWrite--;
+                in.remove(e);
+            }
+        }
+        if (in.isEmpty()) {
+            clearFlag(Native.EPOLLOUT);
+        } else {
+            setFlag(Native.EPOLLOUT);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean writeOne(Object msg) throws IOException {
+        ByteBuf data;
+        InetSocketAddress to;
+        if (msg instanceof AddressedEnvelope) {
+            AddressedEnvelope<ByteBuf, InetSocketAddress> e = (AddressedEnvelope<ByteBuf, InetSocketAddress>) msg;
+            data = e.content();
+            to = e.recipient();
+        } else {
+            data = (ByteBuf) msg;
+            to = null;
+        }
+        return data.readableBytes() == 0 || doWriteOrSendBytes(data, to, false) > 0;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected Object filterOutboundMessage(Object msg) {
+        if (msg instanceof DatagramPacket p) {
+            requireResolved(p.recipient());
+            ByteBuf content = p.content();
+            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
+                    ? new DatagramPacket(newDirectBuffer(p, content), p.recipient()) : msg;
+        }
+        if (msg instanceof ByteBuf buf) {
+            return UnixChannelUtil.isBufferCopyNeededForWrite(buf) ? newDirectBuffer(buf) : buf;
+        }
+        if (msg instanceof AddressedEnvelope<?, ?> e && e.content() instanceof ByteBuf content
+                && (e.recipient() == null || e.recipient() instanceof InetSocketAddress)) {
+            requireResolved((InetSocketAddress) e.recipient());
+            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
+                    ? new DefaultAddressedEnvelope<>(newDirectBuffer(e, content), (InetSocketAddress) e.recipient()) : e;
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getSimpleName()
+                + " (expected: DatagramPacket, AddressedEnvelope<ByteBuf, InetSocketAddress>, ByteBuf)");
+    }
+
+    private static void requireResolved(InetSocketAddress a) {
+        if (a != null && a.isUnresolved()) {
+            throw new UnresolvedAddressException();
+        }
+    }
+
+    // ---- reads: recvmmsg into one buffer, each datagram up the pipeline in the reused packet
+
+    /**
+     * One recvmmsg batch: false when nothing was waiting. Each datagram is handed up as soon as it
+     * is sliced: the slots are this loop's own ({@link ReceiveScratch}), so a flush inside
+     * {@code channelRead} cannot overwrite them.
+     */
+    private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
+        ByteBuf buf = handle.allocate(config.getAllocator());
+        try {
+            int writable = buf.writableBytes();
+            int size = config.getMaxDatagramPayloadSize();
+            if (size <= 0 || size > writable) {
+                size = writable;
+            }
+            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+            NativeDatagramPacketArray slots = scratch.slots;
+            int start = buf.writerIndex();
+            int offset = start;
+            for (int n = writable / size; n > 0 && slots.addWritable(buf, offset, size); n--) {
+                offset += size;
+            }
+            handle.attemptedBytesRead(offset - start);
+            NativeDatagramPacketArray.NativeDatagramPacket[] packets = slots.packets();
+            int count = socket.recvmmsg(packets, 0, slots.count());
+            if (count == 0) {
+                handle.lastBytesRead(-1);
+                return false;
+            }
+            // as Netty's: the bytes "read" are whole slots, so a full batch asks for another
+            handle.lastBytesRead(count * size);
+            handle.incMessagesRead(count);
+            buf.writerIndex(start + count * size);
+            InetSocketAddress local = localAddress();
+            for (int i = 0; i < count; i++) {
+                fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
+            }
+            return true;
+        } finally {
+            buf.release(); // the slices handed up hold their own references
+        }
+    }
+
+    /** The datagram in one slot, or each of its segments when the kernel coalesced them (UDP_GRO). */
+    private void fireDatagrams(ChannelPipeline pipeline, SocketAddressCache senders,
+                               NativeDatagramPacketArray.NativeDatagramPacket p, ByteBuf buf, int offset,
+                               InetSocketAddress local) {
+        int length = NativePacketFields.length(p);
+        InetSocketAddress sender = senders.of(NativePacketFields.senderAddr(p), NativePacketFields.senderAddrLen(p),
+                NativePacketFields.senderPort(p), NativePacketFields.senderScopeId(p));
+        InetSocketAddress recipient = NativePacketFields.recipientAddrLen(p) == 0 ? local
+                : senders.of(NativePacketFields.recipientAddr(p), NativePacketFields.recipientAddrLen(p),
+                NativePacketFields.recipientPort(p), NativePacketFields.recipientScopeId(p));
+        int segment = NativePacketFields.segmentSize(p);
+        if (segment <= 0 || segment >= length) {
+            segment = length;
+        }
+        int end = offset + length;
+        do {
+            int n = Math.min(segment, end - offset);
+            received.reset(buf.retainedSlice(offset, n), recipient, sender);
+            pipeline.fireChannelRead(received);
+            offset += n;
+        } while (offset < end);
+    }
+
+    /** The reused inbound packet: owns nothing after its handler returns. */
+    private static final class Received extends ReusableDatagramPacket {
+        void reset(ByteBuf content, InetSocketAddress recipient, InetSocketAddress sender) {
+            set(content, recipient, sender);
+        }
+
+        @Override
+        protected void onReleased() {
+            // nothing to return: the next datagram of this channel resets it
+        }
+    }
+
+    private final class ReadUnsafe extends AbstractEpollUnsafe {
+        /** Netty's EpollDatagramChannelUnsafe.epollInReady (4.2), reading with {@link #readBatch}. */
+        @Override
+        void epollInReady() {
+            assert eventLoop().inEventLoop();
+            if (shouldBreakEpollInReady(config)) {
+                clearEpollIn0();
+                return;
+            }
+            EpollRecvByteAllocatorHandle handle = recvBufAllocHandle();
+            ChannelPipeline pipeline = pipeline();
+            handle.reset(config);
+            Throwable failure = null;
+            try {
+                try {
+                    do {
+                        if (!readBatch(handle, pipeline)) {
+                            break;
+                        }
+                        readPending = false;
+                    } while (handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER));
+                } catch (Throwable t) {
+                    failure = t;
+                }
+                handle.readComplete();
+                pipeline.fireChannelReadComplete();
+                if (failure != null) {
+                    pipeline.fireExceptionCaught(failure);
+                }
+            } finally {
+                if (shouldStopReading(config)) {
+                    clearEpollIn();
+                }
+            }
+        }
+    }
+}
