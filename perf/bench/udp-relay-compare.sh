@@ -58,31 +58,10 @@ RES="$OUT/results.txt"
 WORK=$(mktemp -d /tmp/udp-relay-compare-build.XXXXXX) || exit 2
 BIN="$WORK/udpbench"
 
-# Process groups this script started (each started with setsid, so pgid == pid).
-PGIDS=()
-stop_group() { # $1 = pgid: TERM, wait up to 5 s, then KILL
-  local g=$1
-  kill -TERM -- "-$g" 2>/dev/null
-  for _ in $(seq 50); do kill -0 -- "-$g" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL -- "-$g" 2>/dev/null
-  wait "$g" 2>/dev/null
-}
-stop_all() {
-  local g
-  for g in "${PGIDS[@]}"; do [ -n "$g" ] && stop_group "$g"; done
-  PGIDS=()
-}
+# start, stop_group and stop_all (process groups, each started with setsid) come from bench-lib
+. "$ROOT/perf/bench/bench-lib.sh"
 on_exit() { stop_all; rm -rf "$WORK"; }
 trap on_exit EXIT
-trap 'exit 130' INT TERM
-
-# start CPU LOGFILE CMD...: runs CMD pinned to CPU in its own process group, sets LAST
-start() {
-  local cpu=$1 log=$2; shift 2
-  setsid taskset -c "$cpu" "$@" >"$log" 2>&1 &
-  LAST=$!
-  PGIDS+=("$LAST")
-}
 
 # utime+stime ticks of every process in process group $1
 group_ticks() {
