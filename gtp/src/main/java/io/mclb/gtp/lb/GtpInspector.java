@@ -354,7 +354,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             if (mine == 0) {
                 return false;
             }
-            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress());
+            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress(), d.version());
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), GtpSession.alias(d.version(), mine), ggsnTeid,
                     true, ggsn, create.sgsnTeid(), sgsnAt, clock.nanoTime(), idleNs);
         } else {

@@ -4,6 +4,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpTestMessages;
 import io.mclb.gtp.GtpTestMessages.Bytes;
 import io.mclb.gtp.Tbcd;
+import io.mclb.gtp.v0.GtpV0Message;
 import io.mclb.gtp.v1.GtpV1Message;
 import io.mclb.gtp.v2.GtpV2Fteid;
 import io.mclb.gtp.v2.GtpV2Message;
@@ -105,11 +106,16 @@ class GtpGgsnInitiatedTest {
 
     /** An SGSN on its own loopback address, port 2123 (where GGSNs send requests). */
     private DatagramSocket sgsn() throws Exception {
+        return sgsn(SgsnAnchor.GTP_C_PORT);
+    }
+
+    /** An SGSN on its own loopback address and {@code port} (2123; GTPv0: 3386). */
+    private DatagramSocket sgsn(int port) throws Exception {
         for (int tries = 0; ; tries++) {
             ThreadLocalRandom r = ThreadLocalRandom.current();
             InetAddress a = InetAddress.getByAddress(new byte[] {127, 77, (byte) r.nextInt(1, 255), (byte) r.nextInt(1, 255)});
             try {
-                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, SgsnAnchor.GTP_C_PORT));
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, port));
                 s.setSoTimeout(5000);
                 sockets.add(s);
                 return s;
@@ -437,5 +443,93 @@ class GtpGgsnInitiatedTest {
                     .isEqualTo(i < 2 ? 1 : 0);
         }
         assertThat(s.real().activeConnections()).isZero();
+    }
+    /** A v0 Create PDP Context Request (TID of {@code imsi}, NSAPI 0) naming {@code sgsn} in both GSN Addresses. */
+    private static byte[] v0Create(String imsi, InetAddress sgsn, int seq) {
+        byte[] b = GtpHarness.v0Create(imsi, seq);
+        GtpV0Message m = new GtpV0Message();
+        assertThat(m.wrap(Unpooled.wrappedBuffer(b))).isTrue();
+        Unpooled.wrappedBuffer(b).setBytes(m.ies().gsnAddressOffset(0), sgsn.getAddress()) // for signalling
+                .setBytes(m.ies().gsnAddressOffset(1), sgsn.getAddress());                 // for user traffic
+        return b;
+    }
+
+    /** A GSM 09.60 message of {@code type} with {@code tid} (header octets 12-19 of a create). */
+    private static byte[] v0(int type, int seq, byte[] tid, byte[] ies) {
+        return new Bytes().u8(0x1E).u8(type).u16(ies.length).u16(seq).u16(0).u8(0xFF).u24(0xFFFFFF).raw(tid).raw(ies)
+                .bytes();
+    }
+
+    private static int v0Seq(byte[] m) {
+        return Unpooled.wrappedBuffer(m).getUnsignedShort(4);
+    }
+
+    @Test
+    void v0UpdateAndDeleteFromTheGgsnFoundByTheTidReachTheSgsnOn3386AndTheDeleteEndsTheSession() throws Exception {
+        start();
+        List<String> seenByGgsn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (FakeGgsn g : h.ggsns) {
+            g.answerHook = (req, ans) -> List.of(ans);
+            g.onReceive = b -> {
+                if ((b[1] & 0xFF) == 16) {
+                    GtpV0Message m = new GtpV0Message();
+                    m.wrap(Unpooled.wrappedBuffer(b));
+                    byte[] a = new byte[16];
+                    byte[] u = new byte[16];
+                    try {
+                        seenByGgsn.add(InetAddress.getByAddress(Arrays.copyOf(a, m.ies().gsnAddress(0, a))).getHostAddress()
+                                + " user " + InetAddress.getByAddress(Arrays.copyOf(u, m.ies().gsnAddress(1, u))).getHostAddress());
+                    } catch (java.net.UnknownHostException e) {
+                        seenByGgsn.add(e.toString());
+                    }
+                }
+            };
+        }
+        DatagramSocket sgsn = sgsn(SgsnAnchor.GTP_V0_PORT);
+        String imsi = "262010000000300";
+        byte[] create = v0Create(imsi, sgsn.getLocalAddress(), 30);
+        send(sgsn, create, vip);
+        byte[] created = receive(sgsn, null);
+        assertThat(created[1] & 0xFF).isEqualTo(17);
+        GtpSession s = session(imsi, 0);
+        assertThat(s.sgsnAnchored()).isTrue();
+        assertThat(s.sgsnSignalling()).as("v0's signalling port").isEqualTo(sgsn.getLocalSocketAddress());
+        assertThat(seenByGgsn).as("the GGSN gets the virtual address for signalling; the user plane is the SGSN's")
+                .containsExactly("127.0.0.1 user " + sgsn.getLocalAddress().getHostAddress());
+
+        byte[] tid = Arrays.copyOfRange(create, 12, 20);
+        DatagramSocket ggsn = ggsnSide(s.real());
+        InetSocketAddress[] from = new InetSocketAddress[1];
+        byte[] update = v0(18, 0x4100, tid, new Bytes().u8(14).u8(0).bytes());
+        send(ggsn, update, vip);
+        byte[] atSgsn = receive(sgsn, from);
+        assertThat(from[0]).as("relayed from the virtual address").isEqualTo(vip);
+        assertThat(atSgsn[1] & 0xFF).isEqualTo(18);
+        assertThat(Arrays.copyOfRange(atSgsn, 12, 20)).as("the TID unchanged").isEqualTo(tid);
+        send(sgsn, v0(19, v0Seq(atSgsn), tid, new Bytes().u8(1).u8(128).bytes()), from[0]);
+        byte[] answer = receive(ggsn, from);
+        assertThat(from[0]).isEqualTo(vip);
+        assertThat(answer[1] & 0xFF).isEqualTo(19);
+        assertThat(v0Seq(answer)).as("the GGSN's own sequence").isEqualTo(0x4100);
+        assertThat(session(imsi, 0)).as("an update ends nothing").isSameAs(s);
+
+        send(ggsn, v0(20, 0x4101, tid, new byte[0]), vip);
+        byte[] delete = receive(sgsn, from);
+        assertThat(delete[1] & 0xFF).isEqualTo(20);
+        send(sgsn, v0(21, v0Seq(delete), tid, new Bytes().u8(1).u8(128).bytes()), from[0]);
+        byte[] deleted = receive(ggsn, null);
+        assertThat(deleted[1] & 0xFF).isEqualTo(21);
+        assertThat(v0Seq(deleted)).isEqualTo(0x4101);
+        assertThat(h.factory.module().sessions().size()).as("the GGSN's delete ended the session").isZero();
+        assertThat(s.real().activeConnections()).isZero();
+
+        // the TID names no session now, nor does another IMSI's: dropped, never relayed
+        send(ggsn, v0(18, 0x4102, tid, new Bytes().u8(14).u8(0).bytes()), vip);
+        send(ggsn, v0(18, 0x4103, Arrays.copyOfRange(GtpHarness.v0Create("262010000000399", 1), 12, 20),
+                new Bytes().u8(14).u8(0).bytes()), vip);
+        await().until(() -> h.drops("GGSN-GN", "gtp_ggsn_unknown_teid") == 2);
+        sgsn.setSoTimeout(300);
+        assertThatThrownBy(() -> receive(sgsn, null)).isInstanceOf(SocketTimeoutException.class);
+        assertThat(h.ggsns).allSatisfy(g -> assertThat(g.others.get()).as("no request bounced to a GGSN").isZero());
     }
 }
