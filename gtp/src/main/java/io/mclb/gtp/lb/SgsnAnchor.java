@@ -81,14 +81,33 @@ final class SgsnAnchor {
         return true;
     }
 
-    /** At classify, an SGSN follow-up of anchored session {@code s}: false (dropped) when it names an SGSN address that cannot be anchored. */
-    boolean followAnchorable(Classification<GtpTx> req, GtpDialect d, GtpSession s, GtpVserverSettings st) {
-        int len = s.sgsnAnchored() ? d.sgsnControlAddress(address) : 0;
+    /**
+     * At classify, an SGSN follow-up of anchored session {@code s}: its transaction state, or null
+     * (dropped) when it names an SGSN address that cannot be anchored. An update naming another
+     * SGSN control identity (inter-SGSN routing area update) carries it, for {@link #onGgsnAnswer}.
+     */
+    GtpTx.Follow follow(Classification<GtpTx> req, GtpDialect d, GtpSession s, GtpVserverSettings st) {
+        GtpSession.SgsnSide side = s.sgsnSide();
+        int len = side != null ? d.sgsnControlAddress(address) : 0;
         if (len != 0 && len != st.vip().length) {
             req.drop(GtpInspector.VIP_FAMILY_MISMATCH); // it must not reach the GGSN unanchored
-            return false;
+            return null;
         }
-        return true;
+        if (len == 0 || side.names(address, len, d.sgsnControlTeid())) {
+            return s.follow(false);
+        }
+        GtpSession.SgsnSide next = new GtpSession.SgsnSide(d.sgsnControlTeid(),
+                signalling(Arrays.copyOf(address, len), d.version()));
+        return new GtpTx.Follow(s, null, next);
+    }
+
+    /** The GGSN accepted an SGSN follow-up: one that moved the session to another SGSN takes effect, replicated. */
+    void onGgsnAnswer(GtpTx state, GtpCause.Action action) {
+        if (state instanceof GtpTx.Follow f && f.moveTo() != null && action == GtpCause.Action.ACCEPTED) {
+            f.via().moveSgsn(f.moveTo());
+            module.sessions().changed(f.via());
+            metrics.countSgsnChange();
+        }
     }
 
     /**

@@ -532,4 +532,71 @@ class GtpGgsnInitiatedTest {
         assertThatThrownBy(() -> receive(sgsn, null)).isInstanceOf(SocketTimeoutException.class);
         assertThat(h.ggsns).allSatisfy(g -> assertThat(g.others.get()).as("no request bounced to a GGSN").isZero());
     }
+    @Test
+    void afterAnAcceptedUpdateFromASecondSgsnTheGgsnsDeleteReachesTheSecondSgsnNotTheFirst() throws Exception {
+        start();
+        DatagramSocket first = sgsn();
+        DatagramSocket second = sgsn();
+        send(first, v1Create("262010000000650", first.getLocalAddress(), 65), vip);
+        assertThat(GtpHarness.v1Cause(receive(first, null))).isEqualTo(128);
+        GtpSession s = session("262010000000650", 5);
+        List<io.mclb.binding.Binding> resent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        h.factory.module().sessions().listener(new io.mclb.binding.BindingTable.ChangeListener() {
+            @Override
+            public void opened(io.mclb.binding.BindingTable<?> table, io.mclb.binding.Binding b) {
+                resent.add(b);
+            }
+
+            @Override
+            public void closed(io.mclb.binding.BindingTable<?> table, io.mclb.binding.Binding b) {
+            }
+        });
+        int secondTeid = 0x22;
+        InetAddress at = second.getLocalAddress();
+        // 29.060 7.3.3: the new SGSN of an inter-SGSN routing area update names its address and TEID-C
+        java.util.function.IntFunction<byte[]> update = seq -> GtpTestMessages.v1(18, s.teid(), seq, new Bytes()
+                .u8(16).u32(0x2223).u8(17).u32(secondTeid).u8(20).u8(5).tlv(133, at.getAddress()).tlv(133, at.getAddress())
+                .tlv(135, GtpTestMessages.hex("000b921f")).bytes());
+        FakeGgsn ggsnOf = h.ggsns.stream().filter(g -> g.address().equals(s.real().address().getHostAddress())).findFirst().orElseThrow();
+        java.util.function.BiFunction<byte[], byte[], List<byte[]>> asRequested = ggsnOf.answerHook;
+        ggsnOf.answerHook = (req, ans) -> {
+            List<byte[]> out = asRequested.apply(req, ans);
+            if ((req[1] & 0xFF) == 18 && v1Seq(req) != 0 && out.get(0)[12] == 1 && rejectNext[0]) {
+                out.get(0)[13] = (byte) 199; // the GGSN refuses the update: nothing moves
+            }
+            return out;
+        };
+
+        rejectNext[0] = true;
+        send(second, update.apply(66), vip);
+        byte[] refused = receive(second, null);
+        assertThat(GtpHarness.v1Cause(refused)).isEqualTo(199);
+        assertThat(s.sgsnSignalling()).as("a refused update leaves the first SGSN").isEqualTo(first.getLocalSocketAddress());
+        assertThat(resent).isEmpty();
+
+        rejectNext[0] = false;
+        send(second, update.apply(67), vip);
+        byte[] accepted = receive(second, null);
+        assertThat(GtpHarness.v1Cause(accepted)).isEqualTo(128);
+        assertThat(teid(accepted)).as("the answer reaches the new SGSN with its own TEID").isEqualTo(secondTeid);
+        assertThat(s.sgsnSignalling()).isEqualTo(second.getLocalSocketAddress());
+        assertThat(s.sgsnTeid()).isEqualTo(secondTeid);
+        assertThat(resent).as("the change is re-sent to the HA standby").containsExactly(s);
+        assertThat(h.counter("mclb.gtp.sgsn.changes", "vserver", "GGSN-GN")).isEqualTo(1);
+
+        DatagramSocket ggsn = ggsnSide(s.real());
+        send(ggsn, GtpHarness.v1Delete(s.teid(), 0x6500, 5), vip);
+        InetSocketAddress[] from = new InetSocketAddress[1];
+        byte[] delete = receive(second, from);
+        assertThat(delete[1] & 0xFF).isEqualTo(20);
+        assertThat(teid(delete)).as("the second SGSN's own TEID").isEqualTo(secondTeid);
+        send(second, GtpTestMessages.v1(21, s.teid(), v1Seq(delete), new Bytes().u8(1).u8(128).bytes()), from[0]);
+        assertThat(receive(ggsn, null)[1] & 0xFF).isEqualTo(21);
+        assertThat(h.factory.module().sessions().size()).isZero();
+        first.setSoTimeout(300);
+        assertThatThrownBy(() -> receive(first, null)).as("nothing reached the first SGSN")
+                .isInstanceOf(SocketTimeoutException.class);
+    }
+
+    private final boolean[] rejectNext = new boolean[1];
 }

@@ -112,6 +112,20 @@ class GtpSessionCodecTest {
     }
 
     @Test
+    void aStandbyTakesTheNewSgsnSideWhenTheActiveResendsAMovedSession() throws Exception {
+        java.net.InetSocketAddress first = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.3"), 2123);
+        java.net.InetSocketAddress second = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.4"), 2123);
+        io.mclb.binding.BindingTable<GtpSession> standby = new io.mclb.binding.BindingTable<>(GtpSession.KIND);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 1, first, 0, 1_000), 0, 1_000);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 1, first, 0, 1_000), 10, 1_000);
+        assertThat(standby.get(9, 5).sgsnSignalling()).isEqualTo(first);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 2, second, 0, 1_000), 20, 1_000);
+        assertThat(standby.get(9, 5).sgsnSignalling()).as("the moved SGSN side replaces the copy").isEqualTo(second);
+        assertThat(standby.get(9, 5).sgsnTeid()).isEqualTo(2);
+        assertThat(ggsn.activeConnections()).as("still one connection held").isEqualTo(1);
+    }
+
+    @Test
     void aSessionWithoutALearntAddressAndAnIpv6OneBothTravel() {
         ByteBuf out = Unpooled.buffer();
         GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 0, ggsn, 7, null, 0, 1), out);
