@@ -45,14 +45,14 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         }
         if (s.anchored()) {
             out.writeInt(s.ggsnTeid());
-            int sgsnSide = !s.sgsnAnchored() ? 0
-                    : s.sgsnSignalling().getPort() == SgsnAnchor.GTP_V0_PORT ? SGSN_ANCHORED | SGSN_V0 : SGSN_ANCHORED;
-            out.writeByte(ANCHORED | sgsnSide);
-            if (s.sgsnAnchored()) {
-                byte[] sgsn = s.sgsnSignalling().getAddress().getAddress();
-                out.writeInt(s.sgsnTeid());
-                out.writeByte(sgsn.length);
-                out.writeBytes(sgsn);
+            GtpSession.SgsnSide side = s.sgsnSide(); // read once: an SGSN change on a loop must not tear it
+            int flags = side == null ? 0
+                    : side.signalling().getPort() == SgsnAnchor.GTP_V0_PORT ? SGSN_ANCHORED | SGSN_V0 : SGSN_ANCHORED;
+            out.writeByte(ANCHORED | flags);
+            if (side != null) {
+                out.writeInt(side.teid());
+                out.writeByte(side.address().length);
+                out.writeBytes(side.address());
             }
         }
     }
