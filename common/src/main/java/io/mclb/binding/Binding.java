@@ -85,4 +85,13 @@ public class Binding {
         }
         return false;
     }
+
+    /**
+     * Whether {@code replica} (the same subscriber on the same real under the same alias, received
+     * from the HA active) carries the same module state as this one, so that a refresh only moves the
+     * expiry; a module whose binding can change in place (a GTP session's SGSN side) says no when it did.
+     */
+    protected boolean sameStateAs(Binding replica) {
+        return true;
+    }
 }

@@ -107,13 +107,20 @@ public final class BindingTable<B extends Binding> {
      */
     public B openReplicated(B b, long nowNs, long remainingNs) {
         B same = get(b.owner(), b.sub());
-        if (same != null && same.real() == b.real() && same.alias() == b.alias()) {
+        if (same != null && same.real() == b.real() && same.alias() == b.alias() && same.sameStateAs(b)) {
             same.expiresIn(nowNs, remainingNs);
             return same;
         }
         b.expiresIn(nowNs, remainingNs);
         b.real().holdReplicated();
         return open(b);
+    }
+
+    /** {@code b}, still in the table, changed in place: the listener sends it again (the HA standby replaces its copy). */
+    public void changed(B b) {
+        if (get(b.owner(), b.sub()) == b) {
+            listener.opened(this, b);
+        }
     }
 
     public B get(long owner, int sub) {

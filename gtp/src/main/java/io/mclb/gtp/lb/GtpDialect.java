@@ -145,8 +145,8 @@ abstract class GtpDialect {
      * address (v1: the first GSN Address, "SGSN Address for signalling"; v2: the Sender F-TEID of
      * interface type S5/S8 SGW GTP-C) into {@code into} and returns its length; 0 when the request
      * names no control identity (no address or no TEID: nothing to anchor), -1 when it cannot be
-     * rewritten in place (v2: an F-TEID with both an IPv4 and an IPv6 address). v0: always 0 (its
-     * follow-ups are routed by the TID the SGSN chose, and mclb does not relay the GGSN's own).
+     * rewritten in place (v2: an F-TEID with both an IPv4 and an IPv6 address). v0: the first GSN
+     * Address alone (no TEID; the TID names the context).
      */
     int sgsnControlAddress(byte[] into) {
         return 0;

@@ -233,10 +233,10 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             req.keepCopy();
             req.state(create);
         } else if (anchored) {
-            if (!sgsn.followAnchorable(req, d, s, st)) {
-                return;
+            GtpTx.Follow state = sgsn.follow(req, d, s, st);
+            if (state != null) {
+                req.state(state);
             }
-            req.state(s.follow(false));
         }
     }
 
@@ -331,6 +331,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             }
             return action == GtpCause.Action.NODE_FAILURE ? ResponseVerdict.REASSIGN : ResponseVerdict.FORWARD;
         }
+        sgsn.onGgsnAnswer(state, action);
         GtpSession ends = state instanceof GtpSession s ? s : state instanceof GtpTx.Follow f ? f.ends() : null;
         if (ends != null && (action == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
             module.sessions().close(ends); // the GGSN no longer has it either way
@@ -354,7 +355,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             if (mine == 0) {
                 return false;
             }
-            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress());
+            InetSocketAddress sgsnAt = create.mclbTeid() == 0 ? null : SgsnAnchor.signalling(create.sgsnAddress(), d.version());
             s = new GtpSession(create.imsiRaw(), create.nsapi(), tx.real(), GtpSession.alias(d.version(), mine), ggsnTeid,
                     true, ggsn, create.sgsnTeid(), sgsnAt, clock.nanoTime(), idleNs);
         } else {

@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Every GTP service metric, declared once (Prometheus names in gtp/README.md):
  * {@code mclb_gtp_causes_total{vserver,version,cause}}, {@code mclb_gtp_notifications_total{vserver,kind,result}},
  * {@code mclb_gtp_ggsn_restarts_total{farm,real}}, {@code mclb_gtp_sessions}, {@code mclb_gtp_teid_collisions_total},
- * {@code mclb_gtp_sgsn_restarts_total{vserver}}, {@code mclb_gtp_gsns{side}}.
+ * {@code mclb_gtp_sgsn_restarts_total{vserver}}, {@code mclb_gtp_sgsn_changes_total{vserver}}, {@code mclb_gtp_gsns{side}}.
  *
  * <p>One instance per virtual server. Cause counters are resolved on first use of a
  * (version, cause) pair and cached in an array indexed by cause, so counting is an array read per
@@ -22,6 +22,8 @@ public final class GtpMetrics {
     public static final String TEID_COLLISIONS = "mclb.gtp.teid.collisions";
     /** counter {vserver}: an SGSN's Recovery in a create changed: it restarted. */
     public static final String SGSN_RESTARTS = "mclb.gtp.sgsn.restarts";
+    /** counter {vserver}: {@code gtp signalling vip}, an anchored session moved to another SGSN (inter-SGSN update accepted). */
+    public static final String SGSN_CHANGES = "mclb.gtp.sgsn.changes";
     /** gauge {side}: GSNs known (sgsn, ggsn), until the GSN idle timer forgets them. */
     public static final String GSNS = "mclb.gtp.gsns";
 
@@ -29,6 +31,7 @@ public final class GtpMetrics {
     private final String vserver;
     private final Counter[][] causes = new Counter[3][256];
     private final Counter sgsnRestarts;
+    private final Counter sgsnChanges;
 
     public GtpMetrics(MeterRegistry registry, String vserver) {
         this.registry = registry;
@@ -36,6 +39,13 @@ public final class GtpMetrics {
         this.sgsnRestarts = Counter.builder(SGSN_RESTARTS)
                 .description("SGSN restarts seen as a change of the Recovery in its creates").tag("vserver", vserver)
                 .register(registry);
+        this.sgsnChanges = Counter.builder(SGSN_CHANGES)
+                .description("Anchored sessions moved to another SGSN by an update the GGSN accepted").tag("vserver", vserver)
+                .register(registry);
+    }
+
+    public void countSgsnChange() {
+        sgsnChanges.increment();
     }
 
     public void countSgsnRestart() {

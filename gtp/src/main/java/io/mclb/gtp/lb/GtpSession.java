@@ -41,9 +41,11 @@ public final class GtpSession extends Binding implements GtpTx {
     private final byte[] ggsnAddress;
     private final int ggsnTeid;
     private final boolean anchored;
-    /** The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123); 0 / null: not anchored. */
-    private final int sgsnTeid;
-    private final InetSocketAddress sgsnSignalling;
+    /**
+     * The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123; v0: 3386);
+     * null: not anchored. Volatile: an accepted inter-SGSN update ({@link #moveSgsn}) swaps it whole.
+     */
+    private volatile SgsnSide sgsn;
     /** {@link #ggsnAddress} as an address, made once: the sender check allocates nothing. */
     private final InetAddress ggsnInet;
     /** The transaction states of this session's follow-ups, made once: no allocation per request. */
@@ -93,8 +95,7 @@ public final class GtpSession extends Binding implements GtpTx {
         this.ggsnTeid = ggsnTeid;
         this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
-        this.sgsnTeid = sgsnTeid;
-        this.sgsnSignalling = sgsnSignalling;
+        this.sgsn = sgsnSignalling == null ? null : new SgsnSide(sgsnTeid, sgsnSignalling);
         this.ggsnInet = inet(ggsnAddress);
     }
 
@@ -142,17 +143,56 @@ public final class GtpSession extends Binding implements GtpTx {
 
     /** Whether the GGSN knows this session by the virtual address and mclb's TEID as the SGSN's. */
     public boolean sgsnAnchored() {
-        return sgsnSignalling != null;
+        return sgsn != null;
     }
 
     /** The SGSN's own control TEID (when {@link #sgsnAnchored()}). */
     public int sgsnTeid() {
-        return sgsnTeid;
+        SgsnSide side = sgsn;
+        return side == null ? 0 : side.teid();
     }
 
     /** The SGSN's signalling address and port 2123 (when {@link #sgsnAnchored()}), else null. */
     public InetSocketAddress sgsnSignalling() {
-        return sgsnSignalling;
+        SgsnSide side = sgsn;
+        return side == null ? null : side.signalling();
+    }
+
+    /** The current SGSN side, or null when not anchored. */
+    SgsnSide sgsnSide() {
+        return sgsn;
+    }
+
+    /**
+     * An inter-SGSN routing area update the GGSN accepted: the GGSN's later requests go to
+     * {@code next}. The caller re-sends the binding ({@link io.mclb.binding.BindingTable#changed}).
+     */
+    void moveSgsn(SgsnSide next) {
+        sgsn = next;
+    }
+
+    /** The standby replaces its copy when the SGSN side moved ({@link io.mclb.binding.BindingTable#openReplicated}). */
+    @Override
+    protected boolean sameStateAs(io.mclb.binding.Binding replica) {
+        SgsnSide mine = sgsn;
+        SgsnSide theirs = replica instanceof GtpSession g ? g.sgsn : null;
+        return mine == null ? theirs == null
+                : theirs != null && mine.teid() == theirs.teid() && mine.signalling().equals(theirs.signalling());
+    }
+
+    /**
+     * The SGSN's control identity as mclb keeps it: its own TEID (0 on v0), where its requests go,
+     * and that address's octets (compared with each SGSN update without allocating).
+     */
+    record SgsnSide(int teid, InetSocketAddress signalling, byte[] address) {
+        SgsnSide(int teid, InetSocketAddress signalling) {
+            this(teid, signalling, signalling.getAddress().getAddress());
+        }
+
+        /** Whether a request naming the first {@code len} octets of {@code named} and {@code teid} names this SGSN. */
+        boolean names(byte[] named, int len, int teid) {
+            return teid == this.teid && java.util.Arrays.equals(address, 0, address.length, named, 0, len);
+        }
     }
 
     /**

@@ -20,7 +20,8 @@ import io.netty.buffer.ByteBuf;
  * +----------------+-----------------+------------------------------+
  * </pre>
  * flags bit 0: anchored; bit 1: the SGSN side too (GGSN-initiated requests are relayed to that
- * address, port 2123, with that TEID). A stream from a node without the VIP mode has no trailer,
+ * address, port 2123, with that TEID); bit 2 with bit 1: a GTPv0 session, whose SGSN is on port
+ * 3386 (its TEID is 0: the TID names the context). A stream from a node without the VIP mode has no trailer,
  * one from a node before the SGSN side was anchored only the first 5 octets: both still read.
  * Registered on {@link GtpSession#KIND} by {@link GtpServiceModule}. Stateless.
  */
@@ -28,6 +29,8 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
     static final GtpSessionCodec INSTANCE = new GtpSessionCodec();
     private static final int ANCHORED = 1;
     private static final int SGSN_ANCHORED = 2;
+    /** The SGSN side is GTPv0's: its requests go to port 3386, not 2123. */
+    private static final int SGSN_V0 = 4;
     private static final int ANCHOR_BYTES = 5;
 
     private GtpSessionCodec() {
@@ -42,12 +45,14 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         }
         if (s.anchored()) {
             out.writeInt(s.ggsnTeid());
-            out.writeByte(s.sgsnAnchored() ? ANCHORED | SGSN_ANCHORED : ANCHORED);
-            if (s.sgsnAnchored()) {
-                byte[] sgsn = s.sgsnSignalling().getAddress().getAddress();
-                out.writeInt(s.sgsnTeid());
-                out.writeByte(sgsn.length);
-                out.writeBytes(sgsn);
+            GtpSession.SgsnSide side = s.sgsnSide(); // read once: an SGSN change on a loop must not tear it
+            int flags = side == null ? 0
+                    : side.signalling().getPort() == SgsnAnchor.GTP_V0_PORT ? SGSN_ANCHORED | SGSN_V0 : SGSN_ANCHORED;
+            out.writeByte(ANCHORED | flags);
+            if (side != null) {
+                out.writeInt(side.teid());
+                out.writeByte(side.address().length);
+                out.writeBytes(side.address());
             }
         }
     }
@@ -78,7 +83,7 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
             return new GtpSession(f.owner(), f.sub(), f.real(), f.alias(), ggsnTeid, true, ggsn, f.nowNs(),
                     f.idleNs());
         }
-        if (flags != (ANCHORED | SGSN_ANCHORED) || extra.readableBytes() < 5) {
+        if ((flags & ~SGSN_V0) != (ANCHORED | SGSN_ANCHORED) || extra.readableBytes() < 5) {
             return null;
         }
         int sgsnTeid = extra.readInt();
@@ -89,6 +94,6 @@ final class GtpSessionCodec implements BindingCodec<GtpSession> {
         byte[] sgsn = new byte[sgsnLength];
         extra.readBytes(sgsn);
         return new GtpSession(f.owner(), f.sub(), f.real(), f.alias(), ggsnTeid, true, ggsn, sgsnTeid,
-                SgsnAnchor.signalling(sgsn), f.nowNs(), f.idleNs());
+                SgsnAnchor.signalling(sgsn, (flags & SGSN_V0) != 0 ? 0 : 1), f.nowNs(), f.idleNs());
     }
 }

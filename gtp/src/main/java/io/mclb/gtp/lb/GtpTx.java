@@ -81,9 +81,14 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpTx.FromGgsn, GtpSe
     /**
      * A follow-up through the anchored session {@code via} ({@code gtp signalling vip}): its header
      * TEID is mapped back to the GGSN's, and the answer's control identity to the virtual address.
-     * {@code ends} is the session an accepted delete closes, null for other requests.
+     * {@code ends} is the session an accepted delete closes, null for other requests; {@code moveTo}
+     * the new SGSN side an SGSN update from another SGSN names (inter-SGSN routing area update),
+     * which the session takes when the GGSN accepts it, else null.
      */
-    record Follow(GtpSession via, GtpSession ends) implements GtpTx {
+    record Follow(GtpSession via, GtpSession ends, GtpSession.SgsnSide moveTo) implements GtpTx {
+        Follow(GtpSession via, GtpSession ends) {
+            this(via, ends, null);
+        }
     }
 
     /**

@@ -107,6 +107,27 @@ final class GtpV0Dialect extends GtpDialect {
         anchorSignallingAddress(m.ies(), vip);
     }
 
+    /**
+     * GSM 09.60 7.5.1: the first GSN Address of an SGSN's request is its "SGSN Address for
+     * signalling". v0 has no TEID: the TID (IMSI + NSAPI) names the context in both directions, and
+     * the SGSN's Flow Label Signalling reaches the GGSN unchanged, so only the address is anchored.
+     */
+    @Override
+    int sgsnControlAddress(byte[] into) {
+        return m.ies().gsnAddress(0, into);
+    }
+
+    @Override
+    void anchorSgsn(byte[] vip, int teid) {
+        anchorSignallingAddress(m.ies(), vip);
+    }
+
+    /** A Delete PDP Context Request from the GGSN names its context by the TID, which found {@code s}. */
+    @Override
+    GtpSession endedByGgsn(GtpSession s, BindingTable<GtpSession> sessions, GtpVserverSettings st) {
+        return isDelete() ? s : null;
+    }
+
     @Override
     void writeSequence(ByteBuf buf, int id, boolean keepCommandBit) {
         buf.setShort(buf.readerIndex() + 4, id);

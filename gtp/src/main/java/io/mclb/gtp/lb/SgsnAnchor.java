@@ -35,6 +35,8 @@ final class SgsnAnchor {
     static final DropReason GGSN_UNKNOWN_TEID = DropReason.of("gtp_ggsn_unknown_teid");
     /** GGSN-initiated requests go to the SGSN's GTP-C port (29.060 / 29.274: requests to 2123). */
     static final int GTP_C_PORT = 2123;
+    /** GTPv0 (GSM 09.60) signalling, both directions, is on 3386. */
+    static final int GTP_V0_PORT = 3386;
 
     private final GtpModule module;
     private final GtpMetrics metrics;
@@ -47,10 +49,10 @@ final class SgsnAnchor {
         this.clock = clock;
     }
 
-    /** Where the GGSN's requests for the SGSN go: its signalling address, port 2123. */
-    static InetSocketAddress signalling(byte[] address) {
+    /** Where the GGSN's requests for the SGSN go: its signalling address, port 2123 (v0: 3386). */
+    static InetSocketAddress signalling(byte[] address, int version) {
         try {
-            return new InetSocketAddress(InetAddress.getByAddress(address), GTP_C_PORT);
+            return new InetSocketAddress(InetAddress.getByAddress(address), version == 0 ? GTP_V0_PORT : GTP_C_PORT);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalArgumentException("SGSN address of " + address.length + " octets", e);
         }
@@ -64,7 +66,7 @@ final class SgsnAnchor {
     boolean anchorCreate(Classification<GtpTx> req, GtpDialect d, GtpTx.Create create, GtpVserverSettings st) {
         int len = d.sgsnControlAddress(address);
         if (len == 0) {
-            return true; // nothing to anchor (v0, or a create without the SGSN's control identity)
+            return true; // nothing to anchor: a create without the SGSN's control identity
         }
         if (len != st.vip().length) {
             req.drop(GtpInspector.VIP_FAMILY_MISMATCH);
@@ -79,14 +81,33 @@ final class SgsnAnchor {
         return true;
     }
 
-    /** At classify, an SGSN follow-up of anchored session {@code s}: false (dropped) when it names an SGSN address that cannot be anchored. */
-    boolean followAnchorable(Classification<GtpTx> req, GtpDialect d, GtpSession s, GtpVserverSettings st) {
-        int len = s.sgsnAnchored() ? d.sgsnControlAddress(address) : 0;
+    /**
+     * At classify, an SGSN follow-up of anchored session {@code s}: its transaction state, or null
+     * (dropped) when it names an SGSN address that cannot be anchored. An update naming another
+     * SGSN control identity (inter-SGSN routing area update) carries it, for {@link #onGgsnAnswer}.
+     */
+    GtpTx.Follow follow(Classification<GtpTx> req, GtpDialect d, GtpSession s, GtpVserverSettings st) {
+        GtpSession.SgsnSide side = s.sgsnSide();
+        int len = side != null ? d.sgsnControlAddress(address) : 0;
         if (len != 0 && len != st.vip().length) {
             req.drop(GtpInspector.VIP_FAMILY_MISMATCH); // it must not reach the GGSN unanchored
-            return false;
+            return null;
         }
-        return true;
+        if (len == 0 || side.names(address, len, d.sgsnControlTeid())) {
+            return s.follow(false);
+        }
+        GtpSession.SgsnSide next = new GtpSession.SgsnSide(d.sgsnControlTeid(),
+                signalling(Arrays.copyOf(address, len), d.version()));
+        return new GtpTx.Follow(s, null, next);
+    }
+
+    /** The GGSN accepted an SGSN follow-up: one that moved the session to another SGSN takes effect, replicated. */
+    void onGgsnAnswer(GtpTx state, GtpCause.Action action) {
+        if (state instanceof GtpTx.Follow f && f.moveTo() != null && action == GtpCause.Action.ACCEPTED) {
+            f.via().moveSgsn(f.moveTo());
+            module.sessions().changed(f.via());
+            metrics.countSgsnChange();
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.gtp.GtpTestMessages;
 import io.mclb.gtp.GtpTestMessages.Bytes;
 import io.mclb.gtp.Tbcd;
+import io.mclb.gtp.v0.GtpV0Message;
 import io.mclb.gtp.v1.GtpV1Message;
 import io.mclb.gtp.v2.GtpV2Fteid;
 import io.mclb.gtp.v2.GtpV2Message;
@@ -105,11 +106,16 @@ class GtpGgsnInitiatedTest {
 
     /** An SGSN on its own loopback address, port 2123 (where GGSNs send requests). */
     private DatagramSocket sgsn() throws Exception {
+        return sgsn(SgsnAnchor.GTP_C_PORT);
+    }
+
+    /** An SGSN on its own loopback address and {@code port} (2123; GTPv0: 3386). */
+    private DatagramSocket sgsn(int port) throws Exception {
         for (int tries = 0; ; tries++) {
             ThreadLocalRandom r = ThreadLocalRandom.current();
             InetAddress a = InetAddress.getByAddress(new byte[] {127, 77, (byte) r.nextInt(1, 255), (byte) r.nextInt(1, 255)});
             try {
-                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, SgsnAnchor.GTP_C_PORT));
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(a, port));
                 s.setSoTimeout(5000);
                 sockets.add(s);
                 return s;
@@ -438,4 +444,159 @@ class GtpGgsnInitiatedTest {
         }
         assertThat(s.real().activeConnections()).isZero();
     }
+    /** A v0 Create PDP Context Request (TID of {@code imsi}, NSAPI 0) naming {@code sgsn} in both GSN Addresses. */
+    private static byte[] v0Create(String imsi, InetAddress sgsn, int seq) {
+        byte[] b = GtpHarness.v0Create(imsi, seq);
+        GtpV0Message m = new GtpV0Message();
+        assertThat(m.wrap(Unpooled.wrappedBuffer(b))).isTrue();
+        Unpooled.wrappedBuffer(b).setBytes(m.ies().gsnAddressOffset(0), sgsn.getAddress()) // for signalling
+                .setBytes(m.ies().gsnAddressOffset(1), sgsn.getAddress());                 // for user traffic
+        return b;
+    }
+
+    /** A GSM 09.60 message of {@code type} with {@code tid} (header octets 12-19 of a create). */
+    private static byte[] v0(int type, int seq, byte[] tid, byte[] ies) {
+        return new Bytes().u8(0x1E).u8(type).u16(ies.length).u16(seq).u16(0).u8(0xFF).u24(0xFFFFFF).raw(tid).raw(ies)
+                .bytes();
+    }
+
+    private static int v0Seq(byte[] m) {
+        return Unpooled.wrappedBuffer(m).getUnsignedShort(4);
+    }
+
+    @Test
+    void v0UpdateAndDeleteFromTheGgsnFoundByTheTidReachTheSgsnOn3386AndTheDeleteEndsTheSession() throws Exception {
+        start();
+        List<String> seenByGgsn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (FakeGgsn g : h.ggsns) {
+            g.answerHook = (req, ans) -> List.of(ans);
+            g.onReceive = b -> {
+                if ((b[1] & 0xFF) == 16) {
+                    GtpV0Message m = new GtpV0Message();
+                    m.wrap(Unpooled.wrappedBuffer(b));
+                    byte[] a = new byte[16];
+                    byte[] u = new byte[16];
+                    try {
+                        seenByGgsn.add(InetAddress.getByAddress(Arrays.copyOf(a, m.ies().gsnAddress(0, a))).getHostAddress()
+                                + " user " + InetAddress.getByAddress(Arrays.copyOf(u, m.ies().gsnAddress(1, u))).getHostAddress());
+                    } catch (java.net.UnknownHostException e) {
+                        seenByGgsn.add(e.toString());
+                    }
+                }
+            };
+        }
+        DatagramSocket sgsn = sgsn(SgsnAnchor.GTP_V0_PORT);
+        String imsi = "262010000000300";
+        byte[] create = v0Create(imsi, sgsn.getLocalAddress(), 30);
+        send(sgsn, create, vip);
+        byte[] created = receive(sgsn, null);
+        assertThat(created[1] & 0xFF).isEqualTo(17);
+        GtpSession s = session(imsi, 0);
+        assertThat(s.sgsnAnchored()).isTrue();
+        assertThat(s.sgsnSignalling()).as("v0's signalling port").isEqualTo(sgsn.getLocalSocketAddress());
+        assertThat(seenByGgsn).as("the GGSN gets the virtual address for signalling; the user plane is the SGSN's")
+                .containsExactly("127.0.0.1 user " + sgsn.getLocalAddress().getHostAddress());
+
+        byte[] tid = Arrays.copyOfRange(create, 12, 20);
+        DatagramSocket ggsn = ggsnSide(s.real());
+        InetSocketAddress[] from = new InetSocketAddress[1];
+        byte[] update = v0(18, 0x4100, tid, new Bytes().u8(14).u8(0).bytes());
+        send(ggsn, update, vip);
+        byte[] atSgsn = receive(sgsn, from);
+        assertThat(from[0]).as("relayed from the virtual address").isEqualTo(vip);
+        assertThat(atSgsn[1] & 0xFF).isEqualTo(18);
+        assertThat(Arrays.copyOfRange(atSgsn, 12, 20)).as("the TID unchanged").isEqualTo(tid);
+        send(sgsn, v0(19, v0Seq(atSgsn), tid, new Bytes().u8(1).u8(128).bytes()), from[0]);
+        byte[] answer = receive(ggsn, from);
+        assertThat(from[0]).isEqualTo(vip);
+        assertThat(answer[1] & 0xFF).isEqualTo(19);
+        assertThat(v0Seq(answer)).as("the GGSN's own sequence").isEqualTo(0x4100);
+        assertThat(session(imsi, 0)).as("an update ends nothing").isSameAs(s);
+
+        send(ggsn, v0(20, 0x4101, tid, new byte[0]), vip);
+        byte[] delete = receive(sgsn, from);
+        assertThat(delete[1] & 0xFF).isEqualTo(20);
+        send(sgsn, v0(21, v0Seq(delete), tid, new Bytes().u8(1).u8(128).bytes()), from[0]);
+        byte[] deleted = receive(ggsn, null);
+        assertThat(deleted[1] & 0xFF).isEqualTo(21);
+        assertThat(v0Seq(deleted)).isEqualTo(0x4101);
+        assertThat(h.factory.module().sessions().size()).as("the GGSN's delete ended the session").isZero();
+        assertThat(s.real().activeConnections()).isZero();
+
+        // the TID names no session now, nor does another IMSI's: dropped, never relayed
+        send(ggsn, v0(18, 0x4102, tid, new Bytes().u8(14).u8(0).bytes()), vip);
+        send(ggsn, v0(18, 0x4103, Arrays.copyOfRange(GtpHarness.v0Create("262010000000399", 1), 12, 20),
+                new Bytes().u8(14).u8(0).bytes()), vip);
+        await().until(() -> h.drops("GGSN-GN", "gtp_ggsn_unknown_teid") == 2);
+        sgsn.setSoTimeout(300);
+        assertThatThrownBy(() -> receive(sgsn, null)).isInstanceOf(SocketTimeoutException.class);
+        assertThat(h.ggsns).allSatisfy(g -> assertThat(g.others.get()).as("no request bounced to a GGSN").isZero());
+    }
+    @Test
+    void afterAnAcceptedUpdateFromASecondSgsnTheGgsnsDeleteReachesTheSecondSgsnNotTheFirst() throws Exception {
+        start();
+        DatagramSocket first = sgsn();
+        DatagramSocket second = sgsn();
+        send(first, v1Create("262010000000650", first.getLocalAddress(), 65), vip);
+        assertThat(GtpHarness.v1Cause(receive(first, null))).isEqualTo(128);
+        GtpSession s = session("262010000000650", 5);
+        List<io.mclb.binding.Binding> resent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        h.factory.module().sessions().listener(new io.mclb.binding.BindingTable.ChangeListener() {
+            @Override
+            public void opened(io.mclb.binding.BindingTable<?> table, io.mclb.binding.Binding b) {
+                resent.add(b);
+            }
+
+            @Override
+            public void closed(io.mclb.binding.BindingTable<?> table, io.mclb.binding.Binding b) {
+            }
+        });
+        int secondTeid = 0x22;
+        InetAddress at = second.getLocalAddress();
+        // 29.060 7.3.3: the new SGSN of an inter-SGSN routing area update names its address and TEID-C
+        java.util.function.IntFunction<byte[]> update = seq -> GtpTestMessages.v1(18, s.teid(), seq, new Bytes()
+                .u8(16).u32(0x2223).u8(17).u32(secondTeid).u8(20).u8(5).tlv(133, at.getAddress()).tlv(133, at.getAddress())
+                .tlv(135, GtpTestMessages.hex("000b921f")).bytes());
+        FakeGgsn ggsnOf = h.ggsns.stream().filter(g -> g.address().equals(s.real().address().getHostAddress())).findFirst().orElseThrow();
+        java.util.function.BiFunction<byte[], byte[], List<byte[]>> asRequested = ggsnOf.answerHook;
+        ggsnOf.answerHook = (req, ans) -> {
+            List<byte[]> out = asRequested.apply(req, ans);
+            if ((req[1] & 0xFF) == 18 && v1Seq(req) != 0 && out.get(0)[12] == 1 && rejectNext[0]) {
+                out.get(0)[13] = (byte) 199; // the GGSN refuses the update: nothing moves
+            }
+            return out;
+        };
+
+        rejectNext[0] = true;
+        send(second, update.apply(66), vip);
+        byte[] refused = receive(second, null);
+        assertThat(GtpHarness.v1Cause(refused)).isEqualTo(199);
+        assertThat(s.sgsnSignalling()).as("a refused update leaves the first SGSN").isEqualTo(first.getLocalSocketAddress());
+        assertThat(resent).isEmpty();
+
+        rejectNext[0] = false;
+        send(second, update.apply(67), vip);
+        byte[] accepted = receive(second, null);
+        assertThat(GtpHarness.v1Cause(accepted)).isEqualTo(128);
+        assertThat(teid(accepted)).as("the answer reaches the new SGSN with its own TEID").isEqualTo(secondTeid);
+        assertThat(s.sgsnSignalling()).isEqualTo(second.getLocalSocketAddress());
+        assertThat(s.sgsnTeid()).isEqualTo(secondTeid);
+        assertThat(resent).as("the change is re-sent to the HA standby").containsExactly(s);
+        assertThat(h.counter("mclb.gtp.sgsn.changes", "vserver", "GGSN-GN")).isEqualTo(1);
+
+        DatagramSocket ggsn = ggsnSide(s.real());
+        send(ggsn, GtpHarness.v1Delete(s.teid(), 0x6500, 5), vip);
+        InetSocketAddress[] from = new InetSocketAddress[1];
+        byte[] delete = receive(second, from);
+        assertThat(delete[1] & 0xFF).isEqualTo(20);
+        assertThat(teid(delete)).as("the second SGSN's own TEID").isEqualTo(secondTeid);
+        send(second, GtpTestMessages.v1(21, s.teid(), v1Seq(delete), new Bytes().u8(1).u8(128).bytes()), from[0]);
+        assertThat(receive(ggsn, null)[1] & 0xFF).isEqualTo(21);
+        assertThat(h.factory.module().sessions().size()).isZero();
+        first.setSoTimeout(300);
+        assertThatThrownBy(() -> receive(first, null)).as("nothing reached the first SGSN")
+                .isInstanceOf(SocketTimeoutException.class);
+    }
+
+    private final boolean[] rejectNext = new boolean[1];
 }

@@ -95,6 +95,37 @@ class GtpSessionCodecTest {
     }
 
     @Test
+    void aV0SessionsSgsnSideKeepsPort3386OnTheStandby() throws Exception {
+        // GSM 09.60: the GGSN's v0 requests go to the SGSN's port 3386; a standby must not send them to 2123
+        java.net.InetSocketAddress sgsn = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.3"), 3386);
+        GtpSession s = new GtpSession(0x2620100000000001L, 0, ggsn, 0x1234, 0, true, new byte[] {10, 0, 0, 21}, 0, sgsn,
+                0, 7_200_000_000_000L);
+        ByteBuf out = Unpooled.buffer();
+        GtpSessionCodec.INSTANCE.writeExtra(s, out);
+        assertThat((int) out.getUnsignedByte(5 + 4)).as("flags: anchored, SGSN side, v0").isEqualTo(7);
+        GtpSession back = GtpSessionCodec.INSTANCE.read(fields(ggsn), out);
+        assertThat(back.sgsnAnchored()).isTrue();
+        assertThat(back.sgsnSignalling()).isEqualTo(sgsn);
+        assertThat(GtpSessionCodec.INSTANCE.read(fields(ggsn),
+                Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 0, 7, 5, 0, 0, 0, 1, 4, 1, 2, 3, 4})))
+                .as("v0 without the SGSN side: unknown flags").isNull();
+    }
+
+    @Test
+    void aStandbyTakesTheNewSgsnSideWhenTheActiveResendsAMovedSession() throws Exception {
+        java.net.InetSocketAddress first = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.3"), 2123);
+        java.net.InetSocketAddress second = new java.net.InetSocketAddress(java.net.InetAddress.getByName("10.1.2.4"), 2123);
+        io.mclb.binding.BindingTable<GtpSession> standby = new io.mclb.binding.BindingTable<>(GtpSession.KIND);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 1, first, 0, 1_000), 0, 1_000);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 1, first, 0, 1_000), 10, 1_000);
+        assertThat(standby.get(9, 5).sgsnSignalling()).isEqualTo(first);
+        standby.openReplicated(new GtpSession(9, 5, ggsn, 0x99, 7, true, null, 2, second, 0, 1_000), 20, 1_000);
+        assertThat(standby.get(9, 5).sgsnSignalling()).as("the moved SGSN side replaces the copy").isEqualTo(second);
+        assertThat(standby.get(9, 5).sgsnTeid()).isEqualTo(2);
+        assertThat(ggsn.activeConnections()).as("still one connection held").isEqualTo(1);
+    }
+
+    @Test
     void aSessionWithoutALearntAddressAndAnIpv6OneBothTravel() {
         ByteBuf out = Unpooled.buffer();
         GtpSessionCodec.INSTANCE.writeExtra(new GtpSession(1, 0, ggsn, 7, null, 0, 1), out);
