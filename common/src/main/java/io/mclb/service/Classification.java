@@ -34,6 +34,7 @@ public final class Classification<T> {
     private boolean retransmissionOnly;
     private int growth;
     private T state;
+    private boolean stateAdopted;
     private InetSocketAddress peer;
 
     /** Engine: before each classification. */
@@ -49,6 +50,7 @@ public final class Classification<T> {
         retransmissionOnly = false;
         growth = 0;
         state = null;
+        stateAdopted = false;
         peer = null;
         selection.reset();
     }
@@ -238,6 +240,17 @@ public final class Classification<T> {
 
     public T state() {
         return state;
+    }
+
+    /** Engine: the state, now a transaction's (not {@link ServiceInspector#retired retired} with this classification). */
+    public T adoptState() {
+        stateAdopted = true;
+        return state;
+    }
+
+    /** Engine: a state no transaction took, which goes back to the inspector after the datagram. */
+    public T unadoptedState() {
+        return stateAdopted ? null : state;
     }
 
     /** The client a {@link Kind#REAL_REQUEST} goes to. */

@@ -25,7 +25,8 @@ import java.net.InetSocketAddress;
  * facts through flyweights over the buffer, never copy the datagram; never throw on datagram
  * content (a datagram that cannot be read is a {@link Classification#drop} or a {@code DROP}
  * verdict with a reason); never keep a reference to a buffer after the hook returns; never block.
- * Nothing here allocates per datagram but the per-transaction state {@code T}.
+ * Nothing here allocates per datagram but the per-transaction state {@code T}, which
+ * {@link #retired} hands back for reuse.
  *
  * @param <T> what one transaction carries from its request to its answer (e.g. the RADIUS
  *            secrets and authenticators, the GTP create's IMSI), created at {@link #classify}
@@ -143,6 +144,19 @@ public interface ServiceInspector<T> {
      * virtual address: must restore {@link Transaction#originalId()}; may patch in place. Default: nothing.
      */
     default void toRealAnswer(ByteBuf datagram, Transaction<T> tx) {
+    }
+
+    /**
+     * The engine is done with {@code state}: the transaction that carried it is being reused for a
+     * later request, or a classification's state was not taken by any transaction (the datagram was a
+     * retransmission, was dropped, or was answered here). From now on no hook sees it, so the
+     * inspector may reuse the object for a later {@link #classify}: that is how a module keeps its
+     * per-transaction state off the allocator. Called once per state object on the loop, never for
+     * a state a live transaction still names; a state given to two transactions (a long-lived
+     * session used as the state of its follow-ups) comes back once per transaction, so only objects
+     * the inspector made for one transaction may be pooled. Default: nothing (the GC takes it).
+     */
+    default void retired(T state) {
     }
 
     /**

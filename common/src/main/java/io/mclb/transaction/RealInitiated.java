@@ -48,7 +48,8 @@ final class RealInitiated<T> {
         this.inspector = inspector;
         this.metrics = metrics;
         this.wire = wire;
-        this.table = new TransactionTable(inspector.shape().idBits(), 1, inspector.shape().idsPassThrough());
+        this.table = new TransactionTable(inspector.shape().idBits(), 1, inspector.shape().idsPassThrough(),
+                TransactionRelay.retiredStates(inspector));
         this.timeoutNs = timeoutNs;
         this.lingerNs = lingerNs;
     }
@@ -71,7 +72,7 @@ final class RealInitiated<T> {
             return TransactionBudget.TRANSACTION_TABLE_FULL;
         }
         tx = cast(table.newTransaction(real, c.id(), c.fingerprint(), key, nowNs));
-        tx.state = c.state();
+        tx.state = c.adoptState();
         if (!table.assignUpstream(tx, null, c.peer())) {
             return table.passesIdsThrough() ? TransactionRelay.UPSTREAM_ID_IN_USE : DropReason.ID_SPACE_EXHAUSTED;
         }

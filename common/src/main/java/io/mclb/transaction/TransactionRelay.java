@@ -84,7 +84,7 @@ public final class TransactionRelay<T> extends Relay {
         ServiceInspector.Shape shape = inspector.shape();
         this.timeoutNs = shape.requestTimeoutMs() * 1_000_000L;
         this.lingerNs = Math.min(timeoutNs, MAX_LINGER_NS);
-        this.table = new TransactionTable(shape.idBits(), shape.upstreamSockets(), shape.idsPassThrough());
+        this.table = new TransactionTable(shape.idBits(), shape.upstreamSockets(), shape.idsPassThrough(), retiredStates(inspector));
         VserverSnapshot s = vs.snapshot();
         InetAddress family = s.farm().reals().length > 0 ? s.farm().reals()[0].address() : s.config().address();
         this.sockets = new PathSockets(shape.upstreamSockets(), i -> bindUpstream(family, i));
@@ -92,6 +92,12 @@ public final class TransactionRelay<T> extends Relay {
     }
 
     /** One shared atomic add per read batch or ageing tick, not per datagram. */
+    /** Hands a reused transaction's old state back to its inspector ({@link ServiceInspector#retired}). */
+    @SuppressWarnings("unchecked")
+    static <T> java.util.function.Consumer<Object> retiredStates(ServiceInspector<T> inspector) {
+        return state -> inspector.retired((T) state);
+    }
+
     @Override
     protected void afterBatch() {
         int n = table.size();
@@ -115,6 +121,15 @@ public final class TransactionRelay<T> extends Relay {
         Classification<T> c = classification;
         c.reset();
         inspector.classify(packet.content(), client, c);
+        dispatch(packet, s, client, c, admitted);
+        T unused = c.unadoptedState();
+        if (unused != null) {
+            inspector.retired(unused);
+        }
+    }
+
+    private void dispatch(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client, Classification<T> c,
+                          boolean admitted) {
         if (!admitted && c.kind() != Classification.Kind.REAL_REQUEST && c.kind() != Classification.Kind.LOCAL) {
             drop(packet, DropReason.CLIENT_NOT_ALLOWED);
             return;
@@ -206,7 +221,7 @@ public final class TransactionRelay<T> extends Relay {
             return;
         }
         tx = cast(table.newTransaction(client, c.id(), c.fingerprint(), clientKey, nowNs));
-        tx.state = c.state();
+        tx.state = c.adoptState();
         tx.growth = c.growth();
         Selection sel = c.selection();
         if (sel.isSticky()) {

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.function.Consumer;
 
 /**
  * The transactions of one relay (one virtual server on one event loop): by upstream path and id
@@ -37,6 +38,7 @@ import java.util.HashMap;
  * {@link Transaction#queued} counts the entries left). Reuse happens only in {@code newTransaction},
  * i.e. at the start of a client request, never while the relay still holds a transaction it has
  * just removed (the timeout path reads it after removal). At most {@link #MAX_FREE} wait for reuse.
+ * The inspector's state of a reused transaction goes back to it then ({@code retiredStates}).
  *
  * <p>A table whose ids pass through ({@link io.mclb.service.ServiceInspector.Shape#idsPassThrough},
  * Mobile IP) allocates nothing: the upstream id is the client's id, and only the socket is chosen
@@ -63,6 +65,7 @@ final class TransactionTable {
     /** Forgotten transactions kept for reuse at most: a burst's surplus goes to the GC. */
     static final int MAX_FREE = 65536;
     private final ArrayDeque<Transaction<?>> free = new ArrayDeque<>();
+    private final Consumer<Object> retiredStates;
     private long created;
     private int live;
 
@@ -75,6 +78,12 @@ final class TransactionTable {
     }
 
     TransactionTable(int idBits, int sockets, boolean passThrough) {
+        this(idBits, sockets, passThrough, state -> { });
+    }
+
+    /** {@code retiredStates} takes the inspector's state of each transaction object as it is reused. */
+    TransactionTable(int idBits, int sockets, boolean passThrough, Consumer<Object> retiredStates) {
+        this.retiredStates = retiredStates;
         this.idMask = idBits >= 63 ? Long.MAX_VALUE : (1L << idBits) - 1;
         this.sockets = sockets;
         this.probesPerPath = (int) Math.min(MAX_PROBES, idMask + 1);
@@ -110,7 +119,12 @@ final class TransactionTable {
             created++;
             return new Transaction<>(client, id, fingerprint, clientKey, nowNs);
         }
+        Object retired = tx.state;
         tx.reset(client, id, fingerprint, clientKey, nowNs);
+        if (retired != null) {
+            // only now: until its object is reused, a forgotten transaction may still be read
+            retiredStates.accept(retired);
+        }
         return tx;
     }
 

@@ -159,4 +159,35 @@ class TransactionTableTest {
         assertThat(e.originalId).isEqualTo(5);
         assertThat(e.done).isFalse();
     }
+
+    @Test
+    void aReusedTransactionsStateGoesBackToTheInspectorOnceAndOnlyThen() {
+        java.util.List<Object> retired = new java.util.ArrayList<>();
+        TransactionTable t = new TransactionTable(16, 1, false, retired::add);
+        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000);
+        Object firstState = new Object();
+        Transaction<Object> a = cast(t.newTransaction(client, 1, 0, TransactionTable.clientKey(client, 1, 0), 1));
+        a.state = firstState;
+        assertThat(t.assignUpstream(a, null, REAL)).isTrue();
+        t.addClient(a);
+        a.answered = true;
+        t.answered(a, 1);
+        t.removeOldestPending();
+        t.removeOldestAnswered();
+        assertThat(retired).as("forgotten but not yet reused: the relay may still read it").isEmpty();
+        assertThat(a.state()).isSameAs(firstState);
+
+        Transaction<Object> b = cast(t.newTransaction(client, 2, 0, TransactionTable.clientKey(client, 2, 0), 2));
+        assertThat(b).isSameAs(a);
+        assertThat(retired).containsExactly(firstState);
+        assertThat(b.state()).isNull();
+        Transaction<?> c = t.newTransaction(client, 3, 0, TransactionTable.clientKey(client, 3, 0), 3);
+        assertThat(c).as("b is live: a new object").isNotSameAs(b);
+        assertThat(retired).as("a state is handed back once").hasSize(1);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Transaction<Object> cast(Transaction<?> tx) {
+        return (Transaction<Object>) tx;
+    }
 }
