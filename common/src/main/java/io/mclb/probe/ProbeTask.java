@@ -9,7 +9,6 @@ import io.mclb.service.ServiceContext;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.netty.channel.EventLoop;
-import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +43,7 @@ final class ProbeTask implements BringUpGate.Waiting {
     private final Timer duration;
     private HealthTracker health = new HealthTracker();
     private ProbeCheck check;
-    private ScheduledFuture<?> ticker;
+    private CheckWheel.Entry ticker;
     private Run run;
     private boolean queued;
     private volatile String target = "";
@@ -105,10 +104,9 @@ final class ProbeTask implements BringUpGate.Waiting {
 
     private void schedule(long firstDelayMs) {
         if (ticker != null) {
-            ticker.cancel(false);
+            ticker.cancel();
         }
-        ticker = loop.scheduleAtFixedRate(this::tick, CheckGrid.delayNs(System.nanoTime(), firstDelayMs),
-                probe.intervalSeconds() * 1_000_000_000L, TimeUnit.NANOSECONDS);
+        ticker = LoopTimers.of(loop).every(this::tick, firstDelayMs, probe.intervalSeconds() * 1_000_000_000L);
     }
 
     private void tick() {
@@ -164,8 +162,8 @@ final class ProbeTask implements BringUpGate.Waiting {
         // a regular run whose timeout is its whole interval ends at the next tick, which times it
         // out before it starts the next run: no timer to schedule and cancel for every check
         if (run == r && (kind != Kind.REGULAR || probe.timeoutSeconds() < probe.intervalSeconds())) {
-            long timeoutMs = Math.min(probe.timeoutSeconds(), probe.intervalSeconds()) * 1000L;
-            r.timer = loop.schedule(r::timeout, Math.max(1, timeoutMs - 1), TimeUnit.MILLISECONDS);
+            long timeoutNs = Math.min(probe.timeoutSeconds(), probe.intervalSeconds()) * 1_000_000_000L;
+            r.timer = LoopTimers.of(loop).once(r::timeout, timeoutNs);
         }
     }
 
@@ -220,7 +218,7 @@ final class ProbeTask implements BringUpGate.Waiting {
         stopped = true;
         loop.execute(() -> {
             if (ticker != null) {
-                ticker.cancel(false);
+                ticker.cancel();
             }
             Run r = run;
             run = null;
@@ -261,7 +259,7 @@ final class ProbeTask implements BringUpGate.Waiting {
         final Kind kind;
         final Confirmation confirmation;
         final long startedNs;
-        ScheduledFuture<?> timer;
+        CheckWheel.Entry timer;
         private boolean settled;
 
         Run(Kind kind, Confirmation confirmation, long startedNs) {
@@ -291,7 +289,7 @@ final class ProbeTask implements BringUpGate.Waiting {
             }
             settled = true;
             if (timer != null) {
-                timer.cancel(false);
+                timer.cancel();
             }
             if (kind == Kind.BRING_UP) {
                 gate.finished(bringUpClass);
