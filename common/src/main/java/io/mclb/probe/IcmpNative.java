@@ -22,11 +22,12 @@ final class IcmpNative {
 
     /**
      * A non-blocking ICMP (or ICMPv6) socket: a ping datagram socket ({@code raw} false, allowed by
-     * {@code net.ipv4.ping_group_range}) or a raw one filtered to echo replies (CAP_NET_RAW).
+     * {@code net.ipv4.ping_group_range}) or a raw one filtered to echo replies with identifier
+     * {@code ident} (CAP_NET_RAW; a datagram socket's identifier is the kernel's choice).
      *
      * @return the descriptor, or -errno
      */
-    static native int open0(boolean ipv6, boolean raw);
+    static native int open0(boolean ipv6, boolean raw, int ident);
 
     private static String load() {
         String name = "META-INF/native/libmclb-icmp-" + System.getProperty("os.arch") + ".so";

@@ -11,7 +11,9 @@ import io.mclb.service.ServingGate;
 import io.mclb.testing.FakeUdpReal;
 import io.mclb.testing.Ports;
 import io.mclb.time.ManualClock;
+import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.Epoll;
+import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +74,13 @@ class BuiltInProbesTest {
     }
 
     private void start(String transport, String probes, String farms) throws Exception {
+        start(transport, 1, probes, farms);
+    }
+
+    private void start(String transport, int loops, String probes, String farms) throws Exception {
         int vport = Ports.freeUdp("127.0.0.100");
-        String cfg = "mclb transport " + transport + "\nmclb data-dir " + dir.resolve("data") + "\nmclb event-loops 1\n"
+        String cfg = "mclb transport " + transport + "\nmclb data-dir " + dir.resolve("data") + "\nmclb event-loops "
+                + loops + "\n"
                 + farms + probes
                 + "ip slb vserver V\n virtual 127.0.0.100 udp " + vport + "\n serverfarm " + firstFarm(farms)
                 + "\n inservice\n";
@@ -365,5 +372,26 @@ class BuiltInProbesTest {
         assertThat(status("P4").target()).startsWith("127.0.0.35 (icmp ");
         assertThat(Map.of("P4", status("P4").lastRttNs(), "P6", status("P6").lastRttNs()))
                 .allSatisfy((k, v) -> assertThat(v).isPositive());
+    }
+
+    /**
+     * A raw ICMP socket gets every echo reply of the host, so with one per event loop each loop
+     * would read the replies to all the others; the kernel filter on the identifier (as iputils
+     * ping installs) hands each loop's socket only its own.
+     */
+    @Test
+    void eachLoopsRawIcmpSocketReadsOnlyItsOwnEchoReplies() throws Exception {
+        StringBuilder reals = new StringBuilder("ip slb serverfarm F\n probe P\n");
+        for (int i = 41; i <= 44; i++) { // round robin: two reals on each loop
+            reals.append(" real 127.0.0.").append(i).append(" 9\n  inservice\n");
+        }
+        start("auto", 2, "ip slb probe P ping\n" + TIMING, reals.toString());
+        await().atMost(WAIT).until(() -> rt.probeStatus().stream().allMatch(s -> s.passes() >= 3));
+        assumeTrue(status("P").target().contains("icmp raw"), "raw ICMP sockets (root, ping_group_range closed)");
+        long foreign = 0;
+        for (EventExecutor loop : rt.loops()) {
+            foreign += loop.submit(() -> IcmpSocket.foreignReplies((EventLoop) loop)).get();
+        }
+        assertThat(foreign).as("echo replies of the other loop read by a loop's raw socket").isZero();
     }
 }
