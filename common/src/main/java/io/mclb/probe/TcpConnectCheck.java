@@ -1,18 +1,24 @@
 package io.mclb.probe;
 
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**
  * The tcp probe's check on an epoll loop: a connect on one of the loop's {@link TcpProbeSockets};
  * the handshake completing passes, a refusal or an unreachable network fails, silence is the
- * probe's timeout (which aborts the connect). Confined to the context's loop.
+ * probe's timeout (which aborts the connect). The connect leaves from a socket bound to the
+ * source address the routing table gives the target, asked at the first check, after any
+ * failure and every {@value TcpProbeSockets#SOURCE_TTL_S} s. Confined to the context's loop.
  */
 final class TcpConnectCheck implements ProbeCheck, TcpProbeSockets.Waiter {
     private final InetSocketAddress target;
     private final TcpProbeSockets sockets;
     private TcpProbeSockets.Conn current;
     private ProbeResult inFlight;
+    /** The source address of the target's route, null until asked or after a failure. */
+    private InetAddress source;
+    private long sourceAskedNs;
     private boolean closed;
 
     TcpConnectCheck(ProbeContext ctx, InetSocketAddress target) {
@@ -29,7 +35,12 @@ final class TcpConnectCheck implements ProbeCheck, TcpProbeSockets.Waiter {
     public void run(ProbeResult result) {
         cancel();
         inFlight = result;
-        current = sockets.connect(target, this);
+        long now = System.nanoTime();
+        if (source == null || now - sourceAskedNs > TcpProbeSockets.SOURCE_TTL_S * 1_000_000_000L) {
+            source = sockets.routeSource(target);
+            sourceAskedNs = now;
+        }
+        current = sockets.connect(target, source, this);
     }
 
     @Override
@@ -42,6 +53,7 @@ final class TcpConnectCheck implements ProbeCheck, TcpProbeSockets.Waiter {
 
     @Override
     public void failed(String reason) {
+        source = null; // a route may have changed: ask again before the next check
         ProbeResult r = ended();
         if (r != null) {
             r.fail(reason);
@@ -57,6 +69,9 @@ final class TcpConnectCheck implements ProbeCheck, TcpProbeSockets.Waiter {
 
     @Override
     public void cancel() {
+        if (inFlight != null) {
+            source = null; // timed out: as after a failure
+        }
         TcpProbeSockets.Conn c = current;
         current = null;
         inFlight = null;

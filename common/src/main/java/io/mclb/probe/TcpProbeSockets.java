@@ -13,8 +13,11 @@ import io.netty.channel.unix.FileDescriptor;
 import io.netty.util.concurrent.Future;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,13 +30,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * leaves the socket unconnected: the next check connects it again, so a check costs no
  * socket(), close() or epoll_ctl, only the connect and the reset. The sockets are edge-triggered
  * for writability: a connect in progress reports nothing until it is established (writable) or
- * fails (error); an idle socket's edges are ignored. Confined to its loop.
+ * fails (error); an idle socket's edges are ignored.
+ *
+ * <p>Each socket keeps its local address and port: after its first connect it is bound to the
+ * source address and port the kernel chose for it ({@link Conn#pin}), and the pool is kept per
+ * source address. What an application binds stays bound across {@code connect(AF_UNSPEC)} (the
+ * kernel's SOCK_BINDADDR_LOCK and SOCK_BINDPORT_LOCK), so a later connect does one route lookup
+ * instead of three (source, then the route again for the source, then again for the port), no
+ * search for a free ephemeral port and no rehash of the socket by its source, at connect and at
+ * reset. A check takes a socket of the source address the routing table gives its target
+ * ({@link #routeSource}: a UDP connect, which sends nothing), asked again after any failure and
+ * every {@value #SOURCE_TTL_S} s, so a routing change moves the checks to the new source. Two
+ * checks in flight are two sockets, hence two ports: they never share a 4-tuple. A reset leaves
+ * no TIME_WAIT on either side, so the same 4-tuple is free again for the next check. Confined to
+ * its loop.
  */
 final class TcpProbeSockets {
     /** Idle sockets kept per loop and family; more are closed (a burst of dead reals held many). */
     static final int MAX_IDLE = 256;
+    /** How long a check trusts the source address it was given before asking the routing table again. */
+    static final int SOURCE_TTL_S = 60;
     private static final EpollIoOps CONNECT_OPS = EpollIoOps.EPOLLOUT.with(EpollIoOps.EPOLLET);
     private static final Map<EventLoop, TcpProbeSockets[]> OPEN = new ConcurrentHashMap<>();
+    /** The pool key of sockets not bound to a source address. */
+    private static final InetAddress UNBOUND = wildcard(new byte[4]);
 
     /** The check a connect reports to (on the loop). */
     interface Waiter {
@@ -44,7 +64,11 @@ final class TcpProbeSockets {
 
     private final IoEventLoop loop;
     private final boolean v6;
-    private final ArrayDeque<Conn> idle = new ArrayDeque<>();
+    /** Idle sockets by the source address they are bound to; {@link #UNBOUND} for those that could not be. */
+    private final Map<InetAddress, ArrayDeque<Conn>> idle = new HashMap<>();
+    private int idleCount;
+    /** Connected to a target only to read the source address the kernel's route gives it; null until needed. */
+    private LinuxSocket routeProbe;
     private int users;
     private int open;
 
@@ -81,8 +105,37 @@ final class TcpProbeSockets {
                 OPEN.remove(loop);
             }
         }
-        while (!idle.isEmpty()) {
-            idle.poll().discard();
+        for (ArrayDeque<Conn> pool : idle.values()) {
+            while (!pool.isEmpty()) {
+                pool.poll().discard();
+            }
+        }
+        idle.clear();
+        idleCount = 0;
+        if (routeProbe != null) {
+            try {
+                routeProbe.close();
+            } catch (IOException e) {
+                // nothing left to release
+            }
+            routeProbe = null;
+        }
+    }
+
+    /**
+     * The source address the routing table picks for {@code target}, or null when it has none
+     * (unreachable) or cannot say: connecting a UDP socket routes it and sends nothing.
+     */
+    InetAddress routeSource(InetSocketAddress target) {
+        try {
+            if (routeProbe == null) {
+                routeProbe = LinuxSocket.newSocketDgram(v6);
+            }
+            routeProbe.connect(target);
+            InetSocketAddress local = routeProbe.localAddress();
+            return local == null || local.getAddress().isAnyLocalAddress() ? null : local.getAddress();
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 
@@ -98,14 +151,18 @@ final class TcpProbeSockets {
     }
 
     /**
-     * Starts a connect of {@code w} to {@code target}.
+     * Starts a connect of {@code w} to {@code target} from a socket bound to {@code source} (a
+     * fresh socket, which the kernel routes, when there is none idle or {@code source} is null).
      *
      * @return the connection under way ({@link Conn#abandon} it on a timeout), or null when it
      *         ended at once and {@code w} has been told
      */
-    Conn connect(InetSocketAddress target, Waiter w) {
-        Conn c = idle.poll();
-        if (c == null) {
+    Conn connect(InetSocketAddress target, InetAddress source, Waiter w) {
+        ArrayDeque<Conn> pool = idle.get(source == null ? UNBOUND : source);
+        Conn c = pool == null ? null : pool.poll();
+        if (c != null) {
+            idleCount--;
+        } else {
             try {
                 c = new Conn(LinuxSocket.newSocketStream(v6));
             } catch (IOException | RuntimeException e) {
@@ -120,7 +177,7 @@ final class TcpProbeSockets {
         }
         try {
             if (c.socket.connect(target)) { // not seen on Linux, where a non-blocking TCP connect is in progress
-                c.reset();
+                c.reset(false);
                 w.connected();
                 return null;
             }
@@ -140,6 +197,10 @@ final class TcpProbeSockets {
         private IoRegistration registration;
         private Waiter waiter;
         private InetSocketAddress target;
+        /** The source address this socket keeps, null until its first connect has chosen one. */
+        private InetAddress source;
+        /** Binding failed once (someone took the port between reset and bind): stop trying. */
+        private boolean unpinnable;
 
         private Conn(LinuxSocket socket) throws IOException {
             this.socket = socket;
@@ -183,14 +244,14 @@ final class TcpProbeSockets {
                 if (err != 0) {
                     InetSocketAddress t = target;
                     waiter = null;
-                    reset();
+                    reset(false);
                     w.failed(err < 0 ? "connect failed: cannot read the socket's error" : reason(err, t));
                     return;
                 }
             }
             if (ops.contains(EpollIoOps.EPOLLOUT)) {
                 waiter = null;
-                reset();
+                reset(false);
                 w.connected();
             }
         }
@@ -199,23 +260,55 @@ final class TcpProbeSockets {
         void abandon() {
             if (waiter != null) {
                 waiter = null;
-                reset();
+                reset(true);
             }
         }
 
-        /** Aborts the connection (a reset if it was up) and returns the socket to the pool. */
-        private void reset() {
+        /**
+         * Aborts the connection (a reset if it was up) and returns the socket to the pool of its
+         * source address: on top (its memory is warm), or at the bottom after a timeout, so the
+         * next check of the same target does not reuse the 4-tuple whose late SYN-ACK the target
+         * may still be sending.
+         */
+        private void reset(boolean timedOut) {
             target = null;
+            // read before the reset: an unbound socket's address and port are released by it
+            InetSocketAddress chosen = source == null && !unpinnable ? socket.localAddress() : null;
             try {
                 socket.disconnect();
             } catch (IOException e) {
                 discard();
                 return;
             }
-            if (idle.size() < MAX_IDLE && users > 0) {
-                idle.push(this); // the most recently used first: its memory is warm
+            if (chosen != null && chosen.getPort() != 0 && !chosen.getAddress().isAnyLocalAddress()) {
+                pin(chosen);
+            }
+            if (idleCount < MAX_IDLE && users > 0) {
+                ArrayDeque<Conn> pool = idle.computeIfAbsent(source == null ? UNBOUND : source,
+                        a -> new ArrayDeque<>());
+                if (timedOut) {
+                    pool.addLast(this);
+                } else {
+                    pool.push(this);
+                }
+                idleCount++;
             } else {
                 discard();
+            }
+        }
+
+        /**
+         * Binds the reset, now unbound socket to {@code chosen}, the address and port its connect
+         * was given: from then on both are the application's and outlive every reset. Refused
+         * (another socket took the port in between), the socket stays unbound and routed by the
+         * kernel at each connect.
+         */
+        private void pin(InetSocketAddress chosen) {
+            try {
+                socket.bind(chosen);
+                source = chosen.getAddress();
+            } catch (IOException | RuntimeException e) {
+                unpinnable = true;
             }
         }
 
@@ -237,6 +330,14 @@ final class TcpProbeSockets {
         @Override
         public void close() {
             discard(); // the loop shuts down
+        }
+    }
+
+    private static InetAddress wildcard(byte[] any) {
+        try {
+            return InetAddress.getByAddress(any);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e); // not for a literal of the right length
         }
     }
 

@@ -128,7 +128,8 @@ class BuiltInProbesTest {
     /**
      * As the target sees them: each check completes a handshake and ends it with a reset (no FIN,
      * so no TIME_WAIT on either side), on epoll's pooled sockets ({@link TcpProbeSockets}, one
-     * socket for every check) and on the Netty channel of the other transports (nio here).
+     * socket for every check, from one source port) and on the Netty channel of the other
+     * transports (nio here).
      */
     @ParameterizedTest
     @ValueSource(strings = {"epoll", "nio"})
@@ -137,9 +138,11 @@ class BuiltInProbesTest {
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.36"));
         peers.add(listener);
         List<String> endings = new CopyOnWriteArrayList<>();
+        List<Integer> sourcePorts = new CopyOnWriteArrayList<>();
         Thread acceptor = new Thread(() -> {
             while (true) {
                 try (Socket s = listener.accept()) {
+                    sourcePorts.add(s.getPort());
                     endings.add(ending(s));
                 } catch (IOException e) {
                     return; // listener closed
@@ -156,6 +159,9 @@ class BuiltInProbesTest {
                 .allMatch(e -> e.equals("reset"));
         if (transport.equals("epoll")) {
             assertThat(openTcpProbeSockets()).as("sockets the epoll checks keep open").isEqualTo(1);
+            // the pooled socket keeps the port of its first connect: no ephemeral port search per check
+            assertThat(new ArrayList<>(sourcePorts)).as("source port of each check").hasSizeGreaterThanOrEqualTo(3)
+                    .containsOnly(sourcePorts.get(0));
         }
         listener.close();
         awaitResult("T", "failure", "connection refused");

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,6 +58,7 @@ class HealthProbesInteropIT {
                         .doesNotContain("PING");
 
                 long down = System.nanoTime();
+                double downEpochS = System.currentTimeMillis() / 1000.0;
                 Netns.host(Duration.ofSeconds(10), "ip", "-n", far.name(), "link", "set", "veth-far", "down")
                         .check("link down");
                 String failed = awaitRealState(mclb, "F-PING", "PROBE_FAILED", Duration.ofSeconds(20));
@@ -87,6 +90,7 @@ class HealthProbesInteropIT {
                         .isPositive();
                 assertThat(cap.count("tcp.flags.fin == 1 && tcp.dstport == 7000")).as("never with a FIN: no TIME_WAIT")
                         .isZero();
+                assertTcpChecksKeepTheirPortsAndNeverShareA4Tuple(cap, downEpochS);
                 assertThat(cap.count("udp.dstport == 7001 && data.data == 6d:63:6c:62")).as("custom udp request")
                         .isPositive();
                 assertThat(cap.problems("http || dns || icmp || icmpv6")).as("malformed probe frames").isEmpty();
@@ -132,6 +136,45 @@ class HealthProbesInteropIT {
                 assertThat(cap.problems("icmp || icmpv6")).as("malformed probe frames").isEmpty();
             });
         }
+    }
+
+    /**
+     * The tcp checks while the far end was up (three farms probe 10.99.10.2:7000): each pooled
+     * socket keeps the local port of its first connect, so ports recur, and on every port the
+     * checks follow one another, each SYN, SYN-ACK, reset before the next SYN: two checks in
+     * flight never share a 4-tuple.
+     */
+    private static void assertTcpChecksKeepTheirPortsAndNeverShareA4Tuple(Tshark cap, double beforeEpochS)
+            throws Exception {
+        List<Map<String, String>> frames = cap.rows("tcp.port == 7000 && !tcp.analysis.retransmission"
+                + " && frame.time_epoch < " + beforeEpochS, "tcp.srcport", "tcp.dstport", "tcp.flags.syn",
+                "tcp.flags.ack", "tcp.flags.reset");
+        Map<String, StringBuilder> byPort = new TreeMap<>();
+        int syns = 0;
+        for (Map<String, String> f : frames) {
+            boolean ours = f.get("tcp.dstport").equals("7000");
+            String port = ours ? f.get("tcp.srcport") : f.get("tcp.dstport");
+            boolean syn = isSet(f.get("tcp.flags.syn"));
+            boolean ack = isSet(f.get("tcp.flags.ack"));
+            boolean rst = isSet(f.get("tcp.flags.reset"));
+            String step = ours && syn && !ack ? "S" : !ours && syn && ack ? "A" : ours && rst ? "R" : "";
+            syns += step.equals("S") ? 1 : 0;
+            byPort.computeIfAbsent(port, k -> new StringBuilder()).append(step);
+        }
+        System.out.printf("tcp checks before the link went down: %d SYNs from %d local ports%n", syns, byPort.size());
+        assertThat(syns).as("tcp checks on the wire").isGreaterThanOrEqualTo(6);
+        assertThat(byPort.size()).as("local ports: each pooled socket keeps its own").isLessThan(syns / 2);
+        byPort.forEach((port, steps) -> {
+            // a check cut by the start or end of the window may lack its head or tail
+            String inner = steps.toString().replaceFirst("^[AR]+", "").replaceFirst("S?A?$", "");
+            // (a second reset answers the target's own FIN when it closed first: responders.py does)
+            assertThat(inner).as("port %s: SYN, SYN-ACK, reset per check, one check at a time", port)
+                    .matches("(SAR+)*");
+        });
+    }
+
+    private static boolean isSet(String flag) {
+        return flag.equals("1") || flag.equalsIgnoreCase("true");
     }
 
     private static void startPeers(Netns far) throws Exception {
