@@ -158,8 +158,10 @@ final class TcpProbeSockets {
      *         ended at once and {@code w} has been told
      */
     Conn connect(InetSocketAddress target, InetAddress source, Waiter w) {
-        ArrayDeque<Conn> pool = idle.get(source == null ? UNBOUND : source);
-        Conn c = pool == null ? null : pool.poll();
+        Conn c = source == null ? null : take(source);
+        if (c == null) {
+            c = take(UNBOUND); // routed by the kernel: to the same source, which it then keeps
+        }
         if (c != null) {
             idleCount--;
         } else {
@@ -189,6 +191,11 @@ final class TcpProbeSockets {
         c.waiter = w;
         c.target = target;
         return c;
+    }
+
+    private Conn take(InetAddress source) {
+        ArrayDeque<Conn> pool = idle.get(source);
+        return pool == null ? null : pool.poll();
     }
 
     /** One pooled socket: connecting for {@link #waiter}, or idle in the pool when that is null. */
@@ -284,8 +291,12 @@ final class TcpProbeSockets {
                 pin(chosen);
             }
             if (idleCount < MAX_IDLE && users > 0) {
-                ArrayDeque<Conn> pool = idle.computeIfAbsent(source == null ? UNBOUND : source,
-                        a -> new ArrayDeque<>());
+                InetAddress key = source == null ? UNBOUND : source;
+                ArrayDeque<Conn> pool = idle.get(key);
+                if (pool == null) {
+                    pool = new ArrayDeque<>();
+                    idle.put(key, pool);
+                }
                 if (timedOut) {
                     pool.addLast(this);
                 } else {
