@@ -1,5 +1,6 @@
 package io.mclb.net;
 
+import io.mclb.testing.HeldLoop;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,23 +85,12 @@ class IoPassEndTest {
                     }).bind(new InetSocketAddress(lo, 0)).sync().channel());
         }
         try (DatagramChannel peer = DatagramChannel.open().bind(new InetSocketAddress(lo, 0))) {
-            // hold the loop in a task while one datagram lands on each socket: its next wait
-            // reports all three at once
-            CountDownLatch held = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            loop.execute(() -> {
-                held.countDown();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            // one datagram lands on each socket while the loop is held: its next wait reports all three
+            try (HeldLoop held = HeldLoop.hold(loop)) {
+                for (Channel s : sockets) {
+                    peer.send(ByteBuffer.wrap(new byte[] {1, 2, 3}), s.localAddress());
                 }
-            });
-            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-            for (Channel s : sockets) {
-                peer.send(ByteBuffer.wrap(new byte[] {1, 2, 3}), s.localAddress());
             }
-            release.countDown();
             await().atMost(Duration.ofSeconds(10)).until(() -> events.contains("end"));
             assertThat(events).as("three reads, then the pass's work once")
                     .hasSize(4).endsWith("end").contains("read a", "read b", "read c");

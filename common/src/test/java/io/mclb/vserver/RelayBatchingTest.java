@@ -6,6 +6,7 @@ import io.mclb.net.Transports;
 import io.mclb.runtime.MclbRuntime;
 import io.mclb.service.Modules;
 import io.mclb.service.ServingGate;
+import io.mclb.testing.HeldLoop;
 import io.mclb.testing.Ports;
 import io.mclb.time.ManualClock;
 import io.netty.channel.EventLoop;
@@ -26,8 +27,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -85,22 +84,12 @@ class RelayBatchingTest {
                 MclbDatagramChannel listener = (MclbDatagramChannel) relay.listener();
                 EventLoop loop = relay.loop();
                 long sendsBefore = loop.submit(listener::sendCalls).get();
-                // hold the loop while the four answers land on four sockets: one wake-up reads them all
-                CountDownLatch held = new CountDownLatch(1);
-                CountDownLatch release = new CountDownLatch(1);
-                loop.execute(() -> {
-                    held.countDown();
-                    try {
-                        release.await(10, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                // the four answers land on four sockets while the loop is held: one wake-up reads them all
+                try (HeldLoop held = HeldLoop.hold(loop)) {
+                    for (int i = 0; i < 4; i++) {
+                        real.send(ascii("a" + requests.get(i)), upstreams.get(i));
                     }
-                });
-                assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-                for (int i = 0; i < 4; i++) {
-                    real.send(ascii("a" + requests.get(i)), upstreams.get(i));
                 }
-                release.countDown();
 
                 Set<String> answers = new HashSet<>();
                 for (int i = 0; i < 4; i++) {

@@ -199,22 +199,12 @@ class MclbDatagramChannelTest {
             assertThat(calls).as("recvmmsg calls for %d wake-ups", reads).isEqualTo(reads);
 
             // 40 waiting at one wake-up: batches of 16, 16 and 8 in that wake-up, the short one last
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
-            ch.eventLoop().execute(() -> {
-                held.countDown();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            try (io.mclb.testing.HeldLoop held = io.mclb.testing.HeldLoop.hold(ch.eventLoop())) {
+                for (int j = 0; j < 40; j++) {
+                    payload.clear();
+                    a.send(payload, ch.localAddress());
                 }
-            });
-            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-            for (int j = 0; j < 40; j++) {
-                payload.clear();
-                a.send(payload, ch.localAddress());
             }
-            release.countDown();
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> datagrams.get() >= 190);
             assertThat(ch.eventLoop().submit(wakeUps::get).get() - reads).as("wake-ups for 40 waiting datagrams").isEqualTo(1);
             assertThat(ch.eventLoop().submit(mine::receiveCalls).get() - calls).as("recvmmsg calls: 16 + 16 + 8").isEqualTo(3);
