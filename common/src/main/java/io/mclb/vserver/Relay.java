@@ -4,6 +4,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.DatagramEnvelopes;
 import io.mclb.net.DropReason;
+import io.mclb.net.IoPassEnd;
 import io.mclb.net.UdpSockets;
 import io.mclb.select.RealSelector;
 import io.mclb.time.NanoClock;
@@ -50,6 +51,16 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     private int vipPort;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
+    /**
+     * A read batch's flush runs once at the end of the loop's I/O pass, after every socket epoll
+     * reported ready has been read: answers read from many upstream sockets in one wake-up leave
+     * the virtual address in one sendmmsg instead of one per upstream socket. Null until the first
+     * batch (found on the loop thread), and on a loop without one (flushed at once).
+     */
+    private IoPassEnd passEnd;
+    private boolean passEndLooked;
+    private final Runnable flushAtPassEnd = this::flushQueued;
+    private boolean flushQueued;
     private boolean warnedInternal;
 
     protected Relay(VirtualServer vs, EventLoop loop, long agePeriodMs) {
@@ -131,9 +142,35 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void channelReadComplete(ChannelHandlerContext c) {
-        flushUpstreams();
-        flushVip();
-        afterBatch();
+        flushAfterBatch();
+    }
+
+    /** After a read batch: flush at the end of the loop's I/O pass (at once on a loop without one). */
+    private void flushAfterBatch() {
+        if (flushQueued) {
+            return;
+        }
+        if (!passEndLooked) {
+            passEndLooked = true;
+            passEnd = IoPassEnd.ofThisLoop();
+        }
+        flushQueued = true;
+        if (passEnd == null) {
+            flushQueued();
+        } else {
+            passEnd.runAtEnd(flushAtPassEnd);
+        }
+    }
+
+    private void flushQueued() {
+        flushQueued = false;
+        try {
+            flushUpstreams();
+            flushVip();
+            afterBatch();
+        } catch (Throwable t) {
+            internalError(t);
+        }
     }
 
     @Override
@@ -271,15 +308,18 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext c) {
-            flushVip();
-            flushUpstreams();
-            afterBatch();
+            flushAfterBatch();
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
             internalError(cause);
         }
+    }
+
+    /** The listener socket this relay answers from (tests in this package). */
+    final Channel listener() {
+        return vip;
     }
 
     /** For {@link VirtualServer}: the handler installed on a listener. */
