@@ -2,7 +2,6 @@ package io.mclb.radius.lb;
 
 import io.mclb.radius.codec.Dictionaries;
 import io.micrometer.core.instrument.Gauge;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccessRequest;
@@ -37,21 +36,18 @@ class RadiusStateReuseTest {
     private static final int WAITING = 48;
     @TempDir
     Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     private record Held(FakeAaa aaa, byte[] request, InetSocketAddress from) {
     }
 
     @Test
     void answersToRequestsThatWaitedWhileStatesWereReusedEachVerifyForTheirOwnRequest() throws Exception {
-        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", " idle radius request 1\n", ""));
+        try (RadiusHarness h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", " idle radius request 1\n", ""))) {
+            requestsWaitWhileStatesAreReused(h);
+        }
+    }
+
+    private static void requestsWaitWhileStatesAreReused(RadiusHarness h) throws Exception {
         DatagramSocket nas = h.nas();
         for (int i = 0; i < WAITING; i++) { // states of transactions that will be forgotten, then reused
             AccessRequest r = RadiusProxyTest.access("early" + i, "pw-early-" + i, "49160000" + i, i);
