@@ -56,6 +56,20 @@ public record VirtualServerConfig(String name, InetAddress address, int port, Li
      * order. An address no rule matches is admitted only when there are no include rules.
      */
     public boolean admits(byte[] client) {
+        return admits(client, 0);
+    }
+
+    /** {@link #admits(byte[])} on the data path: an IPv4 client's address is not copied out of it. */
+    public boolean admits(InetAddress client) {
+        if (clients.isEmpty()) {
+            return true;
+        }
+        // Inet4Address.hashCode() is the address itself
+        return client instanceof java.net.Inet4Address ? admits(null, client.hashCode()) : admits(client.getAddress(), 0);
+    }
+
+    /** {@code client} as bytes, or null for the IPv4 address {@code ipv4}. */
+    private boolean admits(byte[] client, int ipv4) {
         if (clients.isEmpty()) {
             return true;
         }
@@ -63,7 +77,8 @@ public record VirtualServerConfig(String name, InetAddress address, int port, Li
         ClientRule best = null;
         for (ClientRule r : clients) {
             anyInclude |= !r.exclude();
-            if (r.matches(client) && (best == null || r.prefixLength() > best.prefixLength())) {
+            boolean matches = client != null ? r.matches(client) : r.matchesIpv4(ipv4);
+            if (matches && (best == null || r.prefixLength() > best.prefixLength())) {
                 best = r;
             }
         }

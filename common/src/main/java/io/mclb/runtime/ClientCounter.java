@@ -10,12 +10,13 @@ import java.util.Map;
 /**
  * Keeps each real's sticky-client count ({@code maxclients}, {@code mclb_real_clients}) true to
  * the sticky table: +1 when an entry starts naming a real, -1 when it stops. Recounted from the
- * table at start (entries survive restarts) and after a reload.
+ * table at start (entries survive restarts) and after a reload. Runs on the thread that changed
+ * the table (a loop): the reals are looked up by primitive id, nothing is boxed per change.
  */
 final class ClientCounter implements StickyChangeListener {
-    private final Map<Long, RealServer> realsById;
+    private final RealDirectory realsById;
 
-    ClientCounter(Map<Long, RealServer> realsById) {
+    ClientCounter(RealDirectory realsById) {
         this.realsById = realsById;
     }
 
@@ -52,7 +53,7 @@ final class ClientCounter implements StickyChangeListener {
             counts.computeIfAbsent(v.realId(), x -> new long[1])[0]++;
             return true;
         });
-        for (RealServer r : realsById.values()) {
+        for (RealServer r : realsById.all()) {
             long[] c = counts.get(r.id());
             r.setClients(c == null ? 0 : c[0]);
         }

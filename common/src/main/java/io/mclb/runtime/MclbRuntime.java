@@ -81,7 +81,7 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     private final Counter reloadsFailed;
     private final Map<String, ServerFarm> farms = new ConcurrentHashMap<>();
     private final Map<String, VirtualServer> vservers = new ConcurrentHashMap<>();
-    private final Map<Long, RealServer> realsById = new ConcurrentHashMap<>();
+    private final RealDirectory realsById = new RealDirectory();
     private final RealStateListener stateListener = this::onRealTransition;
     private final SubscriberClaims claims = new SubscriberClaims();
     private final Bindings bindings;
@@ -187,12 +187,12 @@ public final class MclbRuntime implements AutoCloseable, ServiceContext {
     }
 
     private void realAdded(RealServer r) {
-        realsById.put(r.id(), r);
+        realsById.put(r);
         realMeters.add(r);
     }
 
     private void realRemoved(RealServer r) {
-        realsById.remove(r.id(), r);
+        realsById.remove(r);
         realMeters.remove(r);
     }
 

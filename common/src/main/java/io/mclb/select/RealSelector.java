@@ -49,7 +49,7 @@ public final class RealSelector {
 
     /** Client rules: the most specific {@code client} rule decides (see {@code VirtualServerConfig#admits}). */
     public boolean admits(VserverSnapshot s, InetAddress client) {
-        return s.config().admits(client.getAddress());
+        return s.config().admits(client);
     }
 
     /**

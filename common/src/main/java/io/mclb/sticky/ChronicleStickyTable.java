@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -33,14 +33,19 @@ import java.util.function.BiPredicate;
  * atomically with the change, so concurrent puts and removes of one key keep it exact.
  *
  * <p>Listeners are called on the thread that made the change, after the change, outside any
- * segment lock (so they may read the table).
+ * segment lock (so they may read the table; they must not write it: the previous value they are
+ * given is that thread's scratch array, which a nested write would overwrite).
+ *
+ * <p>Allocation: none per get, put, putIfAbsent or remove; the keys and values go through
+ * per-thread views ({@link Scratch}) into Chronicle's per-thread query context.
  */
 public final class ChronicleStickyTable implements StickyTable {
     private static final int KIND_CODES = 256;
 
     private final ChronicleMap<byte[], byte[]> map;
     private final LongAdder[] counts = new LongAdder[KIND_CODES];
-    private final List<StickyChangeListener> listeners = new CopyOnWriteArrayList<>();
+    /** Copy on write, read as a plain array: publishing a write iterates without an iterator object. */
+    private volatile StickyChangeListener[] listeners = new StickyChangeListener[0];
     private final Runnable afterClose;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LongAdder refusedFull = new LongAdder();
@@ -77,16 +82,15 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     /**
-     * Allocates nothing once the calling thread has used this {@code key} object before: the query
-     * context is Chronicle's per-thread reusable one, the key is read through a per-thread view of
-     * {@code key.bytes()} and the value copied into {@code out.bytes()} under the segment's read
-     * lock. ({@code getUsing(byte[], byte[])} wraps the key array in a new reference-counted
-     * {@code HeapBytesStore} on every call: about 190 bytes per lookup.)
+     * Allocates nothing: the query context is Chronicle's per-thread reusable one, the key is read
+     * from this thread's {@link Scratch} and the value copied into {@code out.bytes()} under the
+     * segment's read lock. ({@code getUsing(byte[], byte[])} wraps the key array in a new
+     * reference-counted {@code HeapBytesStore} on every call: about 190 bytes per lookup.)
      */
     @Override
     public boolean get(StickyKey key, StickyValue out, long nowEpochMillis) {
-        BytesStore<?, ?> keyBytes = KEY_VIEW.get().of(key.bytes());
-        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(keyBytes, 0, StickyKey.SIZE)) {
+        Scratch s = SCRATCH.get();
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
             MapEntry<byte[], byte[]> entry = c.entry();
             if (entry == null) {
                 return false;
@@ -96,27 +100,48 @@ public final class ChronicleStickyTable implements StickyTable {
         return !out.expiredAt(nowEpochMillis);
     }
 
-    /** {@inheritDoc} Listeners get {@code previous} as stored, even if it had expired unswept. */
+    /**
+     * {@inheritDoc} Listeners get {@code previous} as stored, even if it had expired unswept. Allocates
+     * nothing: the key and value go in through this thread's {@link Scratch}, the previous value comes
+     * out into it (what {@code ChronicleMap.put(byte[], byte[])} does with two new wrappers and a new
+     * array per call), under the segment's update lock as Chronicle's own {@code put}.
+     */
     @Override
     public boolean put(StickyKey key, StickyValue value) {
-        byte[] previous;
-        try {
-            previous = map.put(key.bytes(), value.bytes());
-        } catch (IllegalStateException e) {
-            // Chronicle sizes segments for the configured entries and then allows a bounded
-            // number of overflow tiers; past those a segment cannot take another key.
-            refusedFull.increment();
-            long now = System.currentTimeMillis();
-            long last = lastFullLogMs.get();
-            if (now - last >= FULL_LOG_INTERVAL_MS && lastFullLogMs.compareAndSet(last, now)) {
-                LOG.warn("sticky table full at {} entries ({} puts refused so far; those requests are balanced "
-                        + "without stickiness): raise 'mclb sticky entries' and recreate sticky.dat. Chronicle: {}",
-                        map.longSize(), refusedFull.sum(), e.getMessage());
+        Scratch s = SCRATCH.get();
+        boolean replaced;
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+            c.updateLock().lock();
+            MapEntry<byte[], byte[]> entry = c.entry();
+            Data<byte[]> v = c.wrapValueBytesAsData(s.value(value), 0, StickyValue.SIZE);
+            replaced = entry != null;
+            if (replaced) {
+                read(entry.value(), s.previous);
+                c.replaceValue(entry, v);
+            } else {
+                c.insert(c.absentEntry(), v);
             }
+        } catch (IllegalStateException e) {
+            refused(e);
             return false;
         }
-        written(key, value, previous);
+        written(key, value, replaced ? s.previous : null);
         return true;
+    }
+
+    /**
+     * Chronicle sizes segments for the configured entries and then allows a bounded number of
+     * overflow tiers; past those a segment cannot take another key.
+     */
+    private void refused(IllegalStateException e) {
+        refusedFull.increment();
+        long now = System.currentTimeMillis();
+        long last = lastFullLogMs.get();
+        if (now - last >= FULL_LOG_INTERVAL_MS && lastFullLogMs.compareAndSet(last, now)) {
+            LOG.warn("sticky table full at {} entries ({} puts refused so far; those requests are balanced "
+                    + "without stickiness): raise 'mclb sticky entries' and recreate sticky.dat. Chronicle: {}",
+                    map.longSize(), refusedFull.sum(), e.getMessage());
+        }
     }
 
     /** Counts a new key and publishes the write (after the change, outside the segment lock). */
@@ -129,22 +154,33 @@ public final class ChronicleStickyTable implements StickyTable {
         }
     }
 
+    /** {@inheritDoc} One update-locked query: the expired entry is replaced under the same lock that read it. */
     @Override
     public boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis) {
-        byte[] previous;
-        try {
-            previous = map.putIfAbsent(key.bytes(), value.bytes());
-            if (previous != null) {
-                existing.copyFrom(previous);
-                if (!existing.expiredAt(nowEpochMillis) || !map.replace(key.bytes(), previous, value.bytes())) {
-                    return false; // live, or another thread replaced the expired one first
+        Scratch s = SCRATCH.get();
+        boolean replaced;
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+            c.updateLock().lock();
+            MapEntry<byte[], byte[]> entry = c.entry();
+            replaced = entry != null;
+            if (replaced) {
+                read(entry.value(), existing.bytes());
+                if (!existing.expiredAt(nowEpochMillis)) {
+                    return false;
                 }
+                System.arraycopy(existing.bytes(), 0, s.previous, 0, StickyValue.SIZE);
+            }
+            Data<byte[]> v = c.wrapValueBytesAsData(s.value(value), 0, StickyValue.SIZE);
+            if (replaced) {
+                c.replaceValue(entry, v);
+            } else {
+                c.insert(c.absentEntry(), v);
             }
         } catch (IllegalStateException e) {
-            refusedFull.increment();
+            refused(e);
             return false;
         }
-        written(key, value, previous);
+        written(key, value, replaced ? s.previous : null);
         return true;
     }
 
@@ -160,13 +196,19 @@ public final class ChronicleStickyTable implements StickyTable {
 
     @Override
     public boolean remove(StickyKey key, RemoveReason reason) {
-        byte[] previous = map.remove(key.bytes());
-        if (previous == null) {
-            return false;
+        Scratch s = SCRATCH.get();
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+            c.updateLock().lock();
+            MapEntry<byte[], byte[]> entry = c.entry();
+            if (entry == null) {
+                return false;
+            }
+            read(entry.value(), s.previous);
+            c.remove(entry);
         }
         adjust(key.bytes()[0], -1);
         for (StickyChangeListener l : listeners) {
-            l.onRemove(key.bytes(), previous, reason);
+            l.onRemove(key.bytes(), s.previous, reason);
         }
         return true;
     }
@@ -259,13 +301,17 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     @Override
-    public void addListener(StickyChangeListener listener) {
-        listeners.add(listener);
+    public synchronized void addListener(StickyChangeListener listener) {
+        StickyChangeListener[] now = Arrays.copyOf(listeners, listeners.length + 1);
+        now[now.length - 1] = listener;
+        listeners = now;
     }
 
     @Override
-    public void removeListener(StickyChangeListener listener) {
-        listeners.remove(listener);
+    public synchronized void removeListener(StickyChangeListener listener) {
+        List<StickyChangeListener> now = new ArrayList<>(Arrays.asList(listeners));
+        now.remove(listener);
+        listeners = now.toArray(new StickyChangeListener[0]);
     }
 
     /** Off-heap bytes Chronicle has in use (for reports, not a resident-memory figure). */
@@ -290,21 +336,30 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     /**
-     * The last key array a thread looked up, wrapped once: event loops reuse one {@link StickyKey},
-     * so the wrapper is created once per loop, not per lookup. A view, so refilling the key is seen.
+     * Each thread's key, value and previous-value arrays, the first two wrapped once: every query
+     * copies the caller's 20 and 16 bytes in (a loop uses several {@link StickyKey}s, the request's,
+     * the inspector's, the learner's, so wrapping the caller's own array would make a wrapper each
+     * time it switches). Used within one call; listeners may read the table (a nested {@link #get}
+     * touches only the key), they must not write it.
      */
-    private static final ThreadLocal<KeyView> KEY_VIEW = ThreadLocal.withInitial(KeyView::new);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
-    private static final class KeyView {
-        private byte[] array;
-        private BytesStore<?, ?> view;
+    private static final class Scratch {
+        private final byte[] key = new byte[StickyKey.SIZE];
+        private final byte[] value = new byte[StickyValue.SIZE];
+        /** The value a put replaced or a remove took, handed to listeners (valid during their call). */
+        final byte[] previous = new byte[StickyValue.SIZE];
+        private final BytesStore<?, ?> keyStore = BytesStore.wrap(key);
+        private final BytesStore<?, ?> valueStore = BytesStore.wrap(value);
 
-        BytesStore<?, ?> of(byte[] keyArray) {
-            if (keyArray != array) {
-                array = keyArray;
-                view = BytesStore.wrap(keyArray);
-            }
-            return view;
+        BytesStore<?, ?> key(StickyKey k) {
+            System.arraycopy(k.bytes(), 0, key, 0, StickyKey.SIZE);
+            return keyStore;
+        }
+
+        BytesStore<?, ?> value(StickyValue v) {
+            System.arraycopy(v.bytes(), 0, value, 0, StickyValue.SIZE);
+            return valueStore;
         }
     }
 

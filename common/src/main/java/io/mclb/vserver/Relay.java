@@ -46,6 +46,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     protected final RealSelector selector;
     /** Outbound envelopes reused on this loop: no {@code DatagramPacket} allocated per forwarded datagram. */
     protected final DatagramEnvelopes envelopes;
+    private final RealTargets targets;
     private final long agePeriodMs;
     private Channel vip;
     private int vipPort;
@@ -69,6 +70,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
         this.clock = vs.clock();
         this.selector = vs.newSelector();
         this.envelopes = new DatagramEnvelopes(loop);
+        this.targets = new RealTargets(vs);
         this.agePeriodMs = agePeriodMs;
     }
 
@@ -197,9 +199,9 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
         return vipPort;
     }
 
-    /** Where a request for {@code real} goes from this relay's listener. */
+    /** Where a request for {@code real} goes from this relay's listener (built once per real, not per request). */
     protected final InetSocketAddress targetOf(RealServer real) {
-        return vs.targetOf(real, vipPort);
+        return targets.of(real, vipPort);
     }
 
     /** Writes an answer to the client from the virtual address (flushed after the batch). */

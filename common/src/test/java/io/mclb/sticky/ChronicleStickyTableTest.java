@@ -213,6 +213,69 @@ class ChronicleStickyTableTest {
     }
 
     @Test
+    void putIfAbsentKeepsALiveEntryAndReplacesAnExpiredOne() {
+        StickyValue existing = new StickyValue();
+        assertThat(table.putIfAbsent(imsi("1"), value(1, NOW_S + 60), existing, NOW_MS)).isTrue();
+        assertThat(table.putIfAbsent(imsi("1"), value(2, NOW_S + 60), existing, NOW_MS)).as("live: kept").isFalse();
+        assertThat(existing.realId()).isEqualTo(1);
+        assertThat(table.putIfAbsent(imsi("1"), value(3, NOW_S + 90), existing, (NOW_S + 60) * 1000))
+                .as("expired but not yet swept: replaced").isTrue();
+        StickyValue out = new StickyValue();
+        assertThat(table.get(imsi("1"), out, (NOW_S + 60) * 1000)).isTrue();
+        assertThat(out.realId()).isEqualTo(3);
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(1);
+        assertThat(events.log).containsExactly("put 1 prev=null", "put 3 prev=1");
+    }
+
+    /**
+     * Writes allocate nothing either, with a listener registered: the key and value go in through
+     * per-thread views (two key objects used in turn, as a loop does), the previous value comes out
+     * into a per-thread array, and the listeners are an array.
+     */
+    @Test
+    void putPutIfAbsentAndRemoveAllocateNothing() {
+        table.removeListener(events);
+        long[] published = {0};
+        table.addListener(new StickyChangeListener() {
+            @Override
+            public void onPut(byte[] key, byte[] value, byte[] previous) {
+                published[0] += previous == null ? 1 : 2;
+            }
+
+            @Override
+            public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+                published[0] += 4;
+            }
+        });
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        StickyKey[] keys = {imsi("262010000000001"), imsi("262010000000002")};
+        StickyValue v = value(9, NOW_S + 60);
+        StickyValue existing = new StickyValue();
+        for (int i = 0; i < 50_000; i++) { // warm up: contexts are created per thread on first use
+            writes(keys[i & 1], v, existing);
+        }
+        long tid = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 10_000; i++) {
+            writes(keys[i & 1], v, existing);
+        }
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+
+        assertThat(published[0]).as("every write was published").isEqualTo(60_000L * 7);
+        // a few hundred bytes of measurement noise, far below one object per call (30,000 calls)
+        assertThat(allocated).isLessThan(10_000);
+    }
+
+    /** A put (new), a put (replacing), a putIfAbsent that keeps the live entry, a remove. */
+    private void writes(StickyKey key, StickyValue v, StickyValue existing) {
+        table.put(key, v);
+        table.put(key, v);
+        table.putIfAbsent(key, v, existing, NOW_MS);
+        table.remove(key, RemoveReason.DELETED);
+    }
+
+    @Test
     void entriesSurviveCloseAndReopenWithCounts() {
         for (int i = 0; i < 500; i++) {
             table.put(imsi(Integer.toString(i)), value(i, NOW_S + 60));

@@ -7,6 +7,7 @@ import io.mclb.runtime.MclbRuntime;
 import io.mclb.service.Modules;
 import io.mclb.service.ServingGate;
 import io.mclb.testing.FakeUdpReal;
+import io.mclb.testing.LoopAllocation;
 import io.mclb.testing.Ports;
 import io.mclb.time.ManualClock;
 import io.netty.channel.epoll.MclbDatagramChannel;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -67,18 +67,9 @@ class PlainRelayAllocationTest {
     private static void measure(DatagramChannel client, InetSocketAddress vip) throws Exception {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         exchange(client, vip, 2_000); // warm: JIT, pools, the flow and the address cache
-        long loop = loopThread();
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getThreadAllocatedBytes(loop);
-        long t0 = System.nanoTime();
-        int requests = exchange(client, vip, 3_000);
-        long bytes = threads.getThreadAllocatedBytes(loop) - before;
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        // what the loop allocates per tick, not per request (the probe scheduler's 100 ms cycle,
-        // timers) grows with the window's length on a slow box: 4 KiB per second of it is allowed
-        double perRequest = (bytes - 4096 * seconds) / requests;
-        assertThat(perRequest).as("loop bytes allocated per answered request (%d bytes in %.1f s)", bytes, seconds)
-                .isLessThan(8);
+        LoopAllocation.Window w = LoopAllocation.measure(() -> exchange(client, vip, 3_000));
+        assertThat(w.perRequest()).as("loop bytes allocated per answered request (%d bytes in %.1f s)", w.bytes(),
+                w.seconds()).isLessThan(8);
     }
 
     /** Sends {@code count} requests in bursts of 16 and reads every answer; returns the answers. */
@@ -111,10 +102,5 @@ class PlainRelayAllocationTest {
             selector.close();
         }
         return answered;
-    }
-
-    private static long loopThread() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mclb-loop"))
-                .mapToLong(Thread::getId).findFirst().orElseThrow();
     }
 }

@@ -1,40 +1,93 @@
 package io.mclb.radius.lb;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.collection.LongObjectMap;
 
 /**
  * Which framed-IP sticky entries each NAS created (NAS IPv4 address -> (group, framed IP)
  * pairs), so that its Accounting-On/Off can remove all of them without walking the whole sticky
- * table. Thread-safe: every event loop learns, the purge thread removes. Learning boxes one
- * {@code Long} per new session (Access-Accept/Accounting-Start), not per datagram.
+ * table. Thread-safe: every event loop learns and forgets (an Access-Accept on the auth virtual
+ * server's loop, the Stop on the accounting one's), the purge thread drains.
+ *
+ * <p>Nothing is boxed or allocated per learnt session once a NAS's set has room: the NAS is found
+ * in a copy-on-write primitive map (a new NAS, rare, copies it), its entries are a primitive set
+ * guarded by that NAS's own monitor. The monitor is shared between loops only by requests of the
+ * same NAS that land on different loops, and is held for one hash probe; a lock-free set was not
+ * worth its complexity for one write per session, and loop-confined sets would miss the Stop that
+ * arrives on another loop than its Accept.
  */
 final class FramedIpIndex {
-    private final ConcurrentHashMap<Integer, Set<Long>> byNas = new ConcurrentHashMap<>();
+    private static final long[] NONE = new long[0];
+    private volatile IntObjectHashMap<NasEntries> byNas = new IntObjectHashMap<>();
 
     static long entry(int group, int framedIp) {
         return ((long) group << 32) | (framedIp & 0xffffffffL);
     }
 
     void add(int nas, int group, int framedIp) {
-        byNas.computeIfAbsent(nas, k -> ConcurrentHashMap.newKeySet()).add(entry(group, framedIp));
+        entries(nas).add(entry(group, framedIp));
     }
 
     void remove(int nas, int group, int framedIp) {
-        Set<Long> s = byNas.get(nas);
+        NasEntries s = byNas.get(nas);
         if (s != null) {
             s.remove(entry(group, framedIp));
         }
     }
 
     /** Takes and forgets every entry of {@code nas}. */
-    Set<Long> drain(int nas) {
-        Set<Long> s = byNas.remove(nas);
-        return s == null ? Set.of() : s;
+    long[] drain(int nas) {
+        NasEntries s = byNas.get(nas);
+        return s == null ? NONE : s.drain();
     }
 
     int size(int nas) {
-        Set<Long> s = byNas.get(nas);
+        NasEntries s = byNas.get(nas);
         return s == null ? 0 : s.size();
+    }
+
+    private NasEntries entries(int nas) {
+        NasEntries s = byNas.get(nas);
+        return s != null ? s : added(nas);
+    }
+
+    private synchronized NasEntries added(int nas) {
+        NasEntries s = byNas.get(nas);
+        if (s == null) {
+            IntObjectHashMap<NasEntries> next = new IntObjectHashMap<>(Math.max(8, byNas.size() * 2));
+            next.putAll(byNas);
+            s = new NasEntries();
+            next.put(nas, s);
+            byNas = next;
+        }
+        return s;
+    }
+
+    /** One NAS's entries; the object is kept when drained, so a learner holding it never writes to a lost set. */
+    private static final class NasEntries {
+        private LongObjectHashMap<Boolean> set = new LongObjectHashMap<>();
+
+        synchronized void add(long e) {
+            set.put(e, Boolean.TRUE);
+        }
+
+        synchronized void remove(long e) {
+            set.remove(e);
+        }
+
+        synchronized int size() {
+            return set.size();
+        }
+
+        synchronized long[] drain() {
+            long[] all = new long[set.size()];
+            int i = 0;
+            for (LongObjectMap.PrimitiveEntry<Boolean> e : set.entries()) {
+                all[i++] = e.key();
+            }
+            set = new LongObjectHashMap<>();
+            return all;
+        }
     }
 }

@@ -44,7 +44,8 @@ import java.net.InetSocketAddress;
  * {@code radius_pass_through_needs_restart} until its listeners restart; the other way round, the
  * proxy re-signs under the NAS's own identifier.
  *
- * <p>Allocation: one {@link RadiusTx} per new request; the local answers (Status-Server,
+ * <p>Allocation: none per request once warm: a new request's {@link RadiusTx} comes from the
+ * loop's {@link RadiusTxPool}, to which {@link #retired} returns it; the local answers (Status-Server,
  * local-ack) reuse the request's buffer; a VSA injection grows the request's buffer in place.
  * Never throws on datagram content.
  */
@@ -58,6 +59,7 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
     private final RadiusCrypto crypto = new RadiusCrypto();
     private final byte[] scratch = new byte[256];
     private final StickyKey key = new StickyKey();
+    private final RadiusTxPool states = new RadiusTxPool();
     private final ResponseCounters responses;
     private final FramedIpLearner learner;
     private final VsaCorrelation vsaCorrelation;
@@ -204,7 +206,7 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 return;
             }
         }
-        RadiusTx tx = new RadiusTx(nasSecret, code, status, framed, nasIp);
+        RadiusTx tx = states.take(nasSecret, code, status, framed, nasIp);
         tx.purgeOnAnswer = onOff && passThrough; // an unverified On/Off purges only once an AAA accepted it
         request.request(id, fingerprint).state(tx);
         if (code == RadiusCodes.ACCESS_REQUEST || status == RadiusAttributes.ACCT_STATUS_START) {
@@ -268,6 +270,16 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         scratch[2] = (byte) (framed >>> 8);
         scratch[3] = (byte) framed;
         key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
+    }
+
+    @Override
+    public void retired(RadiusTx state) {
+        states.retired(state);
+    }
+
+    /** This inspector's state pool (tests). */
+    RadiusTxPool states() {
+        return states;
     }
 
     // ---- the engine's hooks after classification ----

@@ -7,7 +7,6 @@ import io.mclb.net.SecurityLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +70,7 @@ final class RadiusRuntime {
             return;
         }
         b.execute(() -> {
-            Set<Long> entries = framedIps.drain(nas);
+            long[] entries = framedIps.drain(nas);
             StickyKey key = new StickyKey();
             byte[] ip = new byte[4];
             int n = 0;

@@ -6,15 +6,16 @@ import io.mclb.radius.codec.RadiusSecret;
 /**
  * What a RADIUS transaction must remember to re-sign its answer (no secret when pass-through): the NAS's secret and
  * authenticator, the authenticator and secret used toward the real, and the few request facts
- * learning needs. One small object per new request (the transaction's state); retransmissions reuse
- * the first one. Confined to the relay's loop.
+ * learning needs. The state of one new request; retransmissions reuse the first one. Reused through
+ * {@link RadiusTxPool} once the engine retires it ({@link #reset} clears every field). Confined to
+ * the relay's loop.
  */
 final class RadiusTx {
-    final RadiusSecret nasSecret;
-    final int code;
-    final int acctStatus;
-    final int framedIp;
-    final int nasIp;
+    RadiusSecret nasSecret;
+    int code;
+    int acctStatus;
+    int framedIp;
+    int nasIp;
     final byte[] nasAuth = new byte[16];
     final byte[] upstreamAuth = new byte[16];
     /** Cisco VSAs to add (Accounting-Start with {@code radius inject acct vsa cisco}), or null. */
@@ -30,17 +31,29 @@ final class RadiusTx {
      * answers it (mclb cannot verify the request; the AAA's answer says the AAA did).
      */
     boolean purgeOnAnswer;
+    /** Handed out by the pool and not yet retired: a second retirement of the same object is ignored. */
+    boolean live;
 
     /** A pass-through virtual server's request: no secret, nothing re-signed or verified. */
     boolean passThrough() {
         return nasSecret == null;
     }
 
-    RadiusTx(RadiusSecret nasSecret, int code, int acctStatus, int framedIp, int nasIp) {
+    /** Starts a new request's state: every field as a new object's (the authenticators are written before they are read). */
+    RadiusTx reset(RadiusSecret nasSecret, int code, int acctStatus, int framedIp, int nasIp) {
         this.nasSecret = nasSecret;
         this.code = code;
         this.acctStatus = acctStatus;
         this.framedIp = framedIp;
         this.nasIp = nasIp;
+        java.util.Arrays.fill(nasAuth, (byte) 0);
+        java.util.Arrays.fill(upstreamAuth, (byte) 0);
+        inject = null;
+        realSecret = null;
+        sentTo = null;
+        sentId = -1;
+        forgetFramedIp = false;
+        purgeOnAnswer = false;
+        return this;
     }
 }

@@ -1,0 +1,37 @@
+package io.mclb.testing;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.Callable;
+
+/**
+ * What mclb's event loop allocates per request while a test drives it: the loop thread's own
+ * allocation counter (HotSpot's {@code ThreadMXBean}) over a window of requests, less an allowance
+ * of {@link #PER_SECOND_ALLOWANCE} bytes per second for what the loop allocates per tick of time
+ * rather than per request (the probe scheduler's cycle, timers), which grows with the window's
+ * length on a slow box. Expects one {@code mclb-loop} thread ({@code mclb event-loops 1}).
+ */
+public final class LoopAllocation {
+    public static final int PER_SECOND_ALLOWANCE = 4096;
+
+    /** One window: loop bytes, its seconds, the requests answered in it. */
+    public record Window(long bytes, double seconds, int requests) {
+        public double perRequest() {
+            return (bytes - PER_SECOND_ALLOWANCE * seconds) / requests;
+        }
+    }
+
+    private LoopAllocation() {
+    }
+
+    /** Runs {@code requests} (which returns the requests answered) and measures the loop over it. */
+    public static Window measure(Callable<Integer> requests) throws Exception {
+        long loop = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mclb-loop"))
+                .mapToLong(Thread::getId).findFirst().orElseThrow();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getThreadAllocatedBytes(loop);
+        long t0 = System.nanoTime();
+        int answered = requests.call();
+        long bytes = threads.getThreadAllocatedBytes(loop) - before;
+        return new Window(bytes, (System.nanoTime() - t0) / 1e9, answered);
+    }
+}
