@@ -303,9 +303,10 @@ public final class VirtualServer implements AutoCloseable {
         return new InetSocketAddress(real.address(), port);
     }
 
-    /** The per-real request counter of this virtual server; resolved per new flow, not per datagram. */
+    /** The per-real request counter of this virtual server; resolved per new flow and per request sent. */
     public Counter realRequests(RealServer real) {
-        return realRequests.computeIfAbsent(real, r -> metrics.realRequests(r.farmName(), r.label()));
+        Counter c = realRequests.get(real); // the capturing lambda below would be allocated per request
+        return c != null ? c : realRequests.computeIfAbsent(real, r -> metrics.realRequests(r.farmName(), r.label()));
     }
 
     /**
