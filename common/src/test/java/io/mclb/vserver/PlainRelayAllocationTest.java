@@ -7,15 +7,14 @@ import io.mclb.runtime.MclbRuntime;
 import io.mclb.service.Modules;
 import io.mclb.service.ServingGate;
 import io.mclb.testing.FakeUdpReal;
+import io.mclb.testing.LoopAllocation;
 import io.mclb.testing.Ports;
 import io.mclb.time.ManualClock;
 import io.netty.channel.epoll.MclbDatagramChannel;
-import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -47,7 +46,6 @@ class PlainRelayAllocationTest {
     @Test
     void aWarmPlainRelayAllocatesNothingPerRequestOnItsLoop() throws Exception {
         assumeTrue(MclbDatagramChannel.isAvailable(), "mclb's epoll channel loads here");
-        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
         try (FakeUdpReal real = new FakeUdpReal("127.0.0.11");
              DatagramChannel client = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
             int port = Ports.freeUdp("127.0.0.100");
@@ -56,29 +54,13 @@ class PlainRelayAllocationTest {
                             + "ip slb vserver V\n virtual 127.0.0.100 udp " + port + "\n serverfarm F\n inservice\n", dir, List.of()),
                     Modules.of(), ServingGate.ALWAYS, new ManualClock());
             try (rt) {
-                measure(client, new InetSocketAddress("127.0.0.100", port));
+                InetSocketAddress vip = new InetSocketAddress("127.0.0.100", port);
+                // warm: JIT, pools, the flow and the address cache; then 3,000 requests
+                LoopAllocation.Window w = LoopAllocation.perRequest(n -> exchange(client, vip, n), 2_000, 3_000);
+                assertThat(w.perRequest()).as("loop bytes allocated per answered request (%d bytes in %.1f s)",
+                        w.bytes(), w.seconds()).isLessThan(8);
             }
-        } finally {
-            ResourceLeakDetector.setLevel(level);
         }
-    }
-
-    /** Warms the relay, then checks its loop's allocation over 3,000 requests (leak detector off). */
-    private static void measure(DatagramChannel client, InetSocketAddress vip) throws Exception {
-        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        exchange(client, vip, 2_000); // warm: JIT, pools, the flow and the address cache
-        long loop = loopThread();
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getThreadAllocatedBytes(loop);
-        long t0 = System.nanoTime();
-        int requests = exchange(client, vip, 3_000);
-        long bytes = threads.getThreadAllocatedBytes(loop) - before;
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        // what the loop allocates per tick, not per request (the probe scheduler's 100 ms cycle,
-        // timers) grows with the window's length on a slow box: 4 KiB per second of it is allowed
-        double perRequest = (bytes - 4096 * seconds) / requests;
-        assertThat(perRequest).as("loop bytes allocated per answered request (%d bytes in %.1f s)", bytes, seconds)
-                .isLessThan(8);
     }
 
     /** Sends {@code count} requests in bursts of 16 and reads every answer; returns the answers. */
@@ -111,10 +93,5 @@ class PlainRelayAllocationTest {
             selector.close();
         }
         return answered;
-    }
-
-    private static long loopThread() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mclb-loop"))
-                .mapToLong(Thread::getId).findFirst().orElseThrow();
     }
 }

@@ -3,13 +3,13 @@ package io.mclb.gtp.lb;
 import io.mclb.gtp.GtpTestMessages;
 import io.mclb.net.TransportKind;
 import io.mclb.net.Transports;
+import io.mclb.testing.LoopAllocation;
+import io.mclb.time.ManualClock;
 import io.netty.channel.epoll.MclbDatagramChannel;
-import io.netty.util.ResourceLeakDetector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -32,8 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * table's copy into a larger array when the TEIDs a GGSN hands out for each new context have
  * filled its alias index with dead keys: 90-132 bytes per create measured here. Measured as in
  * {@code PlainRelayAllocationTest}: the loop thread's allocation counter over 3,000 creates in
- * bursts of 16 on epoll, leak detector off, less 4 KiB per second for what the loop allocates per
- * tick. The code before (main at 88f5cf5) measured 498 bytes per create in this test.
+ * bursts of 16 on epoll ({@link LoopAllocation}). The code before (main at 88f5cf5) measured 498 bytes per create in this test.
  *
  * <p>Without {@code sticky gtp imsi}: the sticky table's Chronicle Map queries allocate wrappers per
  * lookup and write (about 540 bytes per create, perf/README.md "Issue 15"), which another change
@@ -45,58 +44,45 @@ class GtpRelayAllocationTest {
 
     @TempDir
     Path dir;
-    private GtpHarness h;
 
     @AfterEach
-    void close() {
-        if (h != null) {
-            h.close();
-        }
+    void leaveTheTransportAsOtherTestsExpect() {
         Transports.use(TransportKind.AUTO);
     }
 
     @Test
     void aWarmGtpRelayOverRepeatingSubscribersAllocatesLittlePerCreateOnItsLoop() throws Exception {
         assumeTrue(MclbDatagramChannel.isAvailable(), "mclb's epoll channel loads here");
-        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
-        h = new GtpHarness();
-        FakeGgsn ggsn = h.ggsn("127.0.0.2");
-        int port = GtpHarness.freePort("127.0.0.1");
-        h.start(h.parse(dir, "mclb transport epoll\nmclb event-loops 1\nmclb data-dir " + dir + "\n"
-                + "ip slb serverfarm F\n real 127.0.0.2 " + ggsn.port() + "\n  inservice\n"
-                + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
-                + " idle gtp request 2\n idle gtp imsi 65535\n inservice\n"));
-        try (DatagramChannel sgsn = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-            Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port));
-            creates.exchange(2_000); // warm: JIT, pools, every subscriber's session, the tables' size
-            long loop = loopThread();
-            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            long before = threads.getThreadAllocatedBytes(loop);
-            long t0 = System.nanoTime();
-            int answered = creates.exchange(3_000);
-            long bytes = threads.getThreadAllocatedBytes(loop) - before;
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            double perCreate = (bytes - 4096 * seconds) / answered;
+        try (GtpHarness h = new GtpHarness();
+             DatagramChannel sgsn = DatagramChannel.open().bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0))) {
+            FakeGgsn ggsn = h.ggsn("127.0.0.2");
+            int port = GtpHarness.freePort("127.0.0.1");
+            h.start(h.parse(dir, "mclb transport epoll\nmclb event-loops 1\nmclb data-dir " + dir + "\n"
+                    + "ip slb serverfarm F\n real 127.0.0.2 " + ggsn.port() + "\n  inservice\n"
+                    + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
+                    + " idle gtp request 2\n idle gtp imsi 65535\n inservice\n"));
+            Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock);
+            // warm: JIT, pools, every subscriber's session, the tables' size; then 3,000 creates
+            LoopAllocation.Window w = LoopAllocation.perRequest(creates::exchange, 2_000, 3_000);
             assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
-            assertThat(perCreate).as("loop bytes allocated per answered create (%d bytes in %.1f s)", bytes, seconds)
-                    .isLessThan(192);
-        } finally {
-            ResourceLeakDetector.setLevel(level);
+            assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
+                    w.bytes(), w.seconds()).isLessThan(192);
         }
     }
 
     /** Creates for {@link #SUBSCRIBERS} IMSIs in turn, each with its own sequence number. */
-    private final class Creates {
+    private static final class Creates {
         private final DatagramChannel sgsn;
         private final InetSocketAddress vip;
+        private final ManualClock clock;
         private final ByteBuffer[] templates = new ByteBuffer[SUBSCRIBERS];
         private final ByteBuffer in = ByteBuffer.allocateDirect(2048);
         private int seq;
 
-        Creates(DatagramChannel sgsn, InetSocketAddress vip) {
+        Creates(DatagramChannel sgsn, InetSocketAddress vip, ManualClock clock) {
             this.sgsn = sgsn;
             this.vip = vip;
+            this.clock = clock;
             for (int i = 0; i < SUBSCRIBERS; i++) {
                 byte[] m = GtpTestMessages.v1(16, 0, 0, GtpTestMessages.v1CreateRequestIes(
                         GtpTestMessages.tbcd8(String.format("26201%010d", i))));
@@ -128,15 +114,10 @@ class GtpRelayAllocationTest {
                         }
                     }
                     // the answered creates linger 2 s of the manual clock: then their objects are reused
-                    h.clock.advance(Duration.ofMillis(250));
+                    clock.advance(Duration.ofMillis(250));
                 }
             }
             return answered;
         }
-    }
-
-    private static long loopThread() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mclb-loop"))
-                .mapToLong(Thread::getId).findFirst().orElseThrow();
     }
 }
