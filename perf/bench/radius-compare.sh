@@ -22,7 +22,7 @@
 # Environment knobs [defaults]:
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/radius-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
-#   DUR [10]  WARM [3]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
+#   DUR [10]  WARM [20]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
 set -u
 set -o pipefail
 
@@ -36,7 +36,7 @@ SUBSCRIBERS=${SUBSCRIBERS:-100000}
 WINDOW=${WINDOW:-32}
 SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
-WARM=${WARM:-3}
+WARM=${WARM:-20}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/radius-compare-$(date +%Y%m%d-%H%M%S)}

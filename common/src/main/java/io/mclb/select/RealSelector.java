@@ -149,8 +149,11 @@ public final class RealSelector {
         if (r == null || r == exclude || !r.isEligibleHeld(nowNs) || !r.tryAcquireHeld(nowNs)) {
             return null;
         }
-        if (sel.stickyMode() != StickyMode.LOOKUP_ONLY) {
-            // keeps the entry's own real id: one found through another farm stays that farm's entry
+        if (sel.stickyMode() == StickyMode.ON_ASSIGN) {
+            // keeps the entry's own real id: one found through another farm stays that farm's entry.
+            // ON_ANSWER is refreshed by the accepting answer's write ({@link #write}): extending it
+            // here too cost a second table write per returning subscriber and extended it for a
+            // request its real may still reject
             extend(sel.stickyKey(), value.realId(), value.createdEpochSeconds(), sel.stickySeconds(), nowMs);
         }
         return r;

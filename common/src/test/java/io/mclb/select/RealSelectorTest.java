@@ -131,6 +131,40 @@ class RealSelectorTest {
     }
 
     /**
+     * A GTP create's IMSI entry ({@code ON_ANSWER}) is written once per create, by the accepting
+     * answer: the request only reads it, so a create the GGSN rejects does not extend it either.
+     */
+    @Test
+    void anOnAnswerEntryIsReadByTheRequestAndRefreshedOnlyByTheAcceptingAnswer() throws Exception {
+        sticky = StickyTables.open(dir.resolve("data"), 10_000);
+        ServerFarm farm = farm("F", 1, 1);
+        VserverSnapshot s = snapshot(farm, null);
+        RealSelector selector = new RealSelector(sticky, id -> null, new SubscriberClaims());
+        Selection sel = new Selection();
+        long t0 = clock.epochMillis();
+        RealServer first = selector.select(s, onAnswer(sel, 7), null, 0, t0);
+        assertThat(sticky.get(onAnswer(sel, 7).stickyKey(), new io.mclb.sticky.StickyValue(), t0))
+                .as("nothing written before the real accepted").isFalse();
+        selector.write(onAnswer(sel, 7).stickyKey(), first.id(), 60, t0);
+        first.release();
+
+        RealServer again = selector.select(s, onAnswer(sel, 7), null, 0, t0 + 30_000);
+        assertThat(again).isSameAs(first);
+        io.mclb.sticky.StickyValue v = new io.mclb.sticky.StickyValue();
+        assertThat(sticky.get(onAnswer(sel, 7).stickyKey(), v, t0 + 30_000)).isTrue();
+        assertThat(v.expiresEpochSeconds()).as("the request did not extend it").isEqualTo(t0 / 1000 + 60);
+        selector.write(onAnswer(sel, 7).stickyKey(), again.id(), 60, t0 + 30_000);
+        assertThat(sticky.get(onAnswer(sel, 7).stickyKey(), v, t0 + 30_000)).isTrue();
+        assertThat(v.expiresEpochSeconds()).as("the accepting answer did").isEqualTo((t0 + 30_000) / 1000 + 60);
+        again.release();
+    }
+
+    private static Selection onAnswer(Selection s, int i) {
+        s.reset().stickyKey().set(TestStickyKinds.RADIUS_USERNAME, 1, ("imsi-" + i).getBytes(StandardCharsets.US_ASCII));
+        return s.sticky(60, StickyMode.ON_ANSWER);
+    }
+
+    /**
      * DFP weight 0 (DFP_THROTTLED) means no new subscriber, not "drop the ones it holds": a
      * subscriber whose sticky entry names the throttled real, and a follow-up bound to one of its
      * sessions (a GGSN's secondary PDP contexts), still reach it; a new subscriber goes elsewhere.
