@@ -8,8 +8,11 @@
 #
 #   SERVICE=plain   udpbench loadgen -> VIP 127.0.0.100:9000 (perf/bench/udp-relay.cfg)
 #                   -> udpbench responders 127.0.0.11-13:9001
-#   SERVICE=gtp     mclb loadgen gtp (v1 creates over 1,000,000 IMSIs) -> VIP 127.0.0.100:2123
-#                   (perf/bench/gtp-bench.cfg: gtp-inspect, IMSI sticky) -> mclb sim gtp 127.0.0.2-4
+#   SERVICE=gtp     mclb loadgen gtp (v1 creates over IMSIS [1,000,000] IMSIs) -> VIP 127.0.0.100:2123
+#                   (perf/bench/gtp-bench.cfg: gtp-inspect, IMSI sticky) -> mclb sim gtp 127.0.0.2-4.
+#                   IMSIS small enough that the warm-up creates every one (e.g. 2000 at RATE 1000)
+#                   measures the steady state: each create is a known subscriber re-creating its
+#                   session (as after an SGSN restart), the session, sticky and transaction tables full
 #   SERVICE=radius  mclb loadgen radius (Access-Requests, 100,000 subscribers) -> VIP 127.0.0.100:1812
 #                   (perf/bench/radius-bench.cfg: re-signing, calling-station-id sticky)
 #                   -> mclb sim radius 127.0.0.5-7
@@ -20,7 +23,7 @@
 # (LAUNCHER is an mclb launcher, run with MCLB_NO_BUILD=1; TRANSPORT is written as 'mclb transport
 # T', omitted when empty, so a build without that line runs as auto). The generators and
 # simulators are this tree's (./mclb, built). LOAD=closed (plain only) runs a closed loop of
-# WINDOW [64] requests instead. Knobs: SERVICE [plain], RATE [3000], LOAD [open], DUR [10],
+# WINDOW [64] requests instead. Knobs: SERVICE [plain], RATE [3000], LOAD [open], DUR [10], IMSIS,
 # WARM [5], ROUNDS [3], LB_CPU, CLIENT_CPU, OUT, UDPBENCH_SRC. One RESULT line per run and a
 # table of medians; RESULT lines also go to $OUT/results.txt.
 set -u
@@ -38,6 +41,7 @@ ROUNDS=${ROUNDS:-3}
 LB_CPU=${LB_CPU:-1}
 CLIENT_CPU=${CLIENT_CPU:-0}
 SERVICE=${SERVICE:-plain}
+IMSIS=${IMSIS:-1000000}
 OUT=${OUT:-/tmp/relay-cost-$SERVICE-$(date +%Y%m%d-%H%M%S)}
 case $SERVICE in
   plain) VIP=127.0.0.100:9000; CFG_SRC=perf/bench/udp-relay.cfg; ADMIN=18081 ;;
@@ -102,7 +106,7 @@ load() { # SECONDS LABEL: one generator run at RATE (or WINDOW), its RESULT line
       local lf="-r $RATE"
       [ "$LOAD" = closed ] && lf="-w $WINDOW"
       "$WORK/ub/loadgen" -t $VIP $lf $LGFLAGS -d "$1" -W 0 -L "$2" ;;
-    gtp) MCLB_NO_BUILD=1 taskset -c "$CLIENT_CPU" ./mclb loadgen gtp -t $VIP --rate "$RATE" --imsis 1000000 --version 1 \
+    gtp) MCLB_NO_BUILD=1 taskset -c "$CLIENT_CPU" ./mclb loadgen gtp -t $VIP --rate "$RATE" --imsis "$IMSIS" --version 1 \
            --flows 8 --duration "$1" 2>/dev/null ;;
     radius) MCLB_NO_BUILD=1 taskset -c "$CLIENT_CPU" ./mclb loadgen radius -t $VIP --secret nas-secret --kind auth \
               --rate "$RATE" --flows 8 --subscribers 100000 --duration "$1" 2>/dev/null ;;
@@ -135,7 +139,7 @@ run_variant() { # name launcher loops transport round
       n, r, l, tr, recv, c/hz, recv ? 1e6*c/hz/recv : 0, b, recv ? b/recv : 0, w1-w0, line}' | tee -a "$RES"
 }
 
-echo "# $(date -Is) relay-cost: service=$SERVICE variants=[$VARIANTS] load=$LOAD window=$WINDOW rate=$RATE dur=$DUR rounds=$ROUNDS lb_cpu=$LB_CPU load1=$(cut -d' ' -f1 /proc/loadavg)"
+echo "# $(date -Is) relay-cost: service=$SERVICE imsis=$IMSIS variants=[$VARIANTS] load=$LOAD window=$WINDOW rate=$RATE dur=$DUR rounds=$ROUNDS lb_cpu=$LB_CPU load1=$(cut -d' ' -f1 /proc/loadavg)"
 for round in $(seq "$ROUNDS"); do
   for v in $VARIANTS; do
     IFS=: read -r launcher loops transport <<<"${v#*=}"

@@ -5,9 +5,10 @@ import io.mclb.farm.RealServer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+
+import org.jctools.maps.NonBlockingHashMapLong;
 
 /**
  * The established bindings of one kind: one per subscriber key (an owner, e.g. the IMSI, and a
@@ -20,9 +21,14 @@ import java.util.function.Predicate;
  * <p>An optional alias indexes a binding by a second key the real chose (a GGSN's control TEID):
  * aliases are assumed unique across the farm; a collision is last-writer-wins and counted.
  *
- * <p>Shared by every virtual server and event loop of the module; lock-free (concurrent maps).
- * Touched per subscriber event, never walked per datagram: the walks run on the runtime's ager
- * and on purges.
+ * <p>Shared by every virtual server and event loop of the module; lock-free. Touched per
+ * subscriber event, never walked per datagram: the walks run on the runtime's ager and on purges.
+ * Both indexes are JCTools' {@link NonBlockingHashMapLong} (open addressing over a {@code long[]}
+ * of keys and an array of values, CAS per slot), not a {@code ConcurrentHashMap<Long, B>}: no
+ * boxed key per lookup or change and no node per entry, so a create that opens or replaces a
+ * binding allocates nothing here once the tables have grown, and an entry costs about a third of
+ * the heap. The maps stay shared rather than per loop because a binding is reached from every
+ * loop (an SGSN's follow-ups hash to any loop, HA replication, the ager and purges write too).
  *
  * @param <B> the module's binding type
  */
@@ -53,8 +59,8 @@ public final class BindingTable<B extends Binding> {
     private static final long REFRESH_SLACK_MIN_NS = 1_000_000_000L;
 
     private final BindingKind<B> kind;
-    private final ConcurrentHashMap<Long, B> byKey = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, B> byAlias = new ConcurrentHashMap<>();
+    private final NonBlockingHashMapLong<B> byKey = new NonBlockingHashMapLong<>();
+    private final NonBlockingHashMapLong<B> byAlias = new NonBlockingHashMapLong<>();
     private final LongAdder aliasCollisions = new LongAdder();
     private volatile ChangeListener listener = ChangeListener.NONE;
 

@@ -471,6 +471,11 @@ public final class TransactionRelay<T> extends Relay {
         afterBatch();
     }
 
+    /** The inspector this relay drives (tests). */
+    public ServiceInspector<T> inspector() {
+        return inspector;
+    }
+
     /** Transactions tracked on this loop (tests, show). Call on the loop. */
     public int transactions() {
         return table.size();

@@ -17,16 +17,16 @@ import io.netty.buffer.ByteBuf;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * The GTP service on one event loop (GTPv0 on 3386, v1/v2 on 2123; the version is read from each
  * datagram's first octet and picks a {@link GtpDialect} from a table). Confined to its loop: the
- * dialects' flyweights and scratch arrays are reused for every datagram; nothing is allocated per
- * datagram except an Echo Response, and per create the small {@link GtpTx.Create} carried on the
- * transaction. Never throws: a datagram it cannot read is dropped with a {@link GtpDrops} reason.
+ * dialects' flyweights and scratch arrays are reused for every datagram, and so are the creates'
+ * {@link GtpTx.Create} states once the engine retires them ({@link GtpTxPool}); nothing is allocated
+ * per datagram except an Echo Response, and per accepted create its new {@link GtpSession}. Never
+ * throws: a datagram it cannot read is dropped with a {@link GtpDrops} reason.
  *
  * <p>Request ids: 16 bits on every version (v2's 24-bit field carries the 16-bit upstream id; a
  * command-triggered MSB is kept). The retransmission fingerprint is a hash of the whole message
@@ -68,6 +68,8 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
     private final GtpDialect[] dialects = new GtpDialect[8];
     private final byte[] imsiBytes = new byte[8];
     private final byte[] address = new byte[16];
+    private final GtpTxPool pool = new GtpTxPool();
+    private final GgsnAddresses ggsnAddresses = new GgsnAddresses();
     private final Shape shape;
     private VserverSnapshot lastSnapshot;
     private GtpVserverSettings settings;
@@ -186,8 +188,9 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return;
         }
         long imsiRaw = d.imsiRaw(st);
-        GtpTx.Create state = st.inspect() ? new GtpTx.Create(imsiRaw, Math.max(d.nsapi(st), 0)) : null;
+        GtpTx.Create state = st.inspect() ? pool.create(imsiRaw, Math.max(d.nsapi(st), 0), null) : null;
         if (state != null && st.signallingVip() && !sgsn.anchorCreate(req, d, state, st)) {
+            pool.retire(state);
             return;
         }
         req.request(seq, fingerprint).startsSession(); // v0/v1 Create PDP Context, v2 Create Session: synguard counts it
@@ -226,8 +229,9 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             }
             req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
         } else if (d.isSecondaryCreate()) {
-            GtpTx.Create create = new GtpTx.Create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
+            GtpTx.Create create = pool.create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
             if (anchored && st.signallingVip() && !sgsn.anchorCreate(req, d, create, st)) {
+                pool.retire(create);
                 return;
             }
             req.keepCopy();
@@ -344,8 +348,7 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
      * under {@code gtp signalling vip} under a TEID of mclb's (false when none is free).
      */
     private boolean learn(GtpDialect d, GtpTx.Create create, Transaction<GtpTx> tx, GtpVserverSettings st) {
-        int len = d.learnedAddress(address);
-        byte[] ggsn = len == 0 ? null : Arrays.copyOf(address, len);
+        byte[] ggsn = ggsnAddresses.intern(address, d.learnedAddress(address));
         long idleNs = st.imsiSeconds() * 1_000_000_000L;
         BindingTable<GtpSession> sessions = module.sessions();
         int ggsnTeid = d.learnedTeid();
@@ -364,6 +367,16 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         }
         create.opened(sessions.open(s));
         return true;
+    }
+
+    @Override
+    public void retired(GtpTx state) {
+        pool.retire(state);
+    }
+
+    /** This loop's pool of create states (tests). */
+    GtpTxPool pool() {
+        return pool;
     }
 
     @Override

@@ -13,25 +13,40 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpTx.FromGgsn, GtpSe
      * {@code gtp signalling vip}, {@code via} is the anchored session a secondary create is addressed
      * through (its TEID is mapped back), and {@link #opened} the session the accepted answer opened,
      * whose TEID {@code toClient} gives the SGSN.
+     *
+     * <p>Made for one transaction only, so its inspector reuses it ({@link GtpTxPool}) once the
+     * engine retires it: {@link #reset} sets every field.
      */
     final class Create implements GtpTx {
-        private final long imsiRaw;
-        private final int nsapi;
-        private final GtpSession via;
+        private long imsiRaw;
+        private int nsapi;
+        private GtpSession via;
         private GtpSession opened;
         /** The SGSN side ({@link #anchorSgsn}): mclb's TEID given to the GGSN, the SGSN's own, its address. */
         private int mclbTeid;
         private int sgsnTeid;
         private byte[] sgsnAddress;
+        /** In its inspector's pool: a second retire of the same object must not put it there twice. */
+        boolean pooled;
 
         Create(long imsiRaw, int nsapi) {
             this(imsiRaw, nsapi, null);
         }
 
         Create(long imsiRaw, int nsapi, GtpSession via) {
+            reset(imsiRaw, nsapi, via);
+        }
+
+        /** This object as a new create's state: nothing of an earlier transaction's stays. */
+        Create reset(long imsiRaw, int nsapi, GtpSession via) {
             this.imsiRaw = imsiRaw;
             this.nsapi = nsapi;
             this.via = via;
+            this.opened = null;
+            this.mclbTeid = 0;
+            this.sgsnTeid = 0;
+            this.sgsnAddress = null;
+            return this;
         }
 
         long imsiRaw() {
