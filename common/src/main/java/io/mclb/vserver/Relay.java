@@ -121,7 +121,6 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     public final void channelActive(ChannelHandlerContext c) {
         vip = c.channel();
         vipPort = ((InetSocketAddress) vip.localAddress()).getPort();
-        targets.clear();
         ager = loop.scheduleAtFixedRate(this::ageSafely, agePeriodMs, agePeriodMs, TimeUnit.MILLISECONDS);
         c.fireChannelActive();
     }

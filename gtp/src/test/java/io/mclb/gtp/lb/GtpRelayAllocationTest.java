@@ -31,13 +31,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * follow-up objects unless anchored and shares its GGSN's address array. What is left per
  * accepted create is the new {@link GtpSession} itself (96 bytes) and, amortized, the session
  * table's copy into a larger array when the TEIDs a GGSN hands out for each new context have
- * filled its alias index with dead keys: 90-132 bytes per create measured here. Measured as in
+ * filled its alias index with dead keys: 90-132 bytes per create measured here without the sticky
+ * table, 159 with {@code sticky gtp imsi} (its Chronicle Map reads and writes go through per-thread
+ * views since the RADIUS path's change; before it they were about 540 bytes a create). Measured as in
  * {@code PlainRelayAllocationTest}: the loop thread's allocation counter over 3,000 creates in
- * bursts of 16 on epoll ({@link LoopAllocation}). The code before (main at 88f5cf5) measured 498 bytes per create in this test.
- *
- * <p>Without {@code sticky gtp imsi}: the sticky table's Chronicle Map queries allocate wrappers per
- * lookup and write (about 540 bytes per create, perf/README.md "Issue 15"), which another change
- * removes; with it in place this test should take the sticky line.
+ * bursts of 16 on epoll ({@link LoopAllocation}). The code before (main at 88f5cf5) measured 498
+ * bytes per create in this test without the sticky table.
  */
 class GtpRelayAllocationTest {
     private static final int SUBSCRIBERS = 64;
@@ -61,7 +60,7 @@ class GtpRelayAllocationTest {
             h.start(h.parse(dir, "mclb transport epoll\nmclb event-loops 1\nmclb data-dir " + dir + "\n"
                     + "ip slb serverfarm F\n real 127.0.0.2 " + ggsn.port() + "\n  inservice\n"
                     + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
-                    + " idle gtp request 2\n idle gtp imsi 65535\n inservice\n"));
+                    + " idle gtp request 2\n idle gtp imsi 65535\n sticky gtp imsi group 1\n inservice\n"));
             Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock);
             ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
             try {
@@ -72,7 +71,7 @@ class GtpRelayAllocationTest {
                 LoopAllocation.Window w = LoopAllocation.measure(() -> creates.exchange(3_000));
                 assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
                 assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
-                        w.bytes(), w.seconds()).isLessThan(192);
+                        w.bytes(), w.seconds()).isLessThan(256);
             } finally {
                 ResourceLeakDetector.setLevel(level);
             }
