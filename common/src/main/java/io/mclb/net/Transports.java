@@ -127,7 +127,7 @@ public final class Transports {
             case IO_URING -> IoUringIoHandler.newFactory();
             default -> NioIoHandler.newFactory();
         };
-        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), IoPassEnd.around(io));
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), io);
     }
 
     /** TCP client channels (tcp and http probes) of {@code remote}'s address family. */

@@ -23,14 +23,6 @@ public final class UdpSockets {
     public static final int MAX_DATAGRAM = 9000;
     /** Datagrams read per recvmmsg call. */
     public static final int READ_BATCH = 16;
-    /**
-     * Datagrams a data-path socket may read per wake-up (recvmmsg batches of {@link #READ_BATCH}
-     * until one comes back short). A receive allocator's own default is one batch; more per pass
-     * means each upstream socket's requests and the virtual address's answers leave in fewer
-     * sendmmsg calls, since the relays flush once per pass (udpbench's C relay drains up to 8
-     * batches of 64).
-     */
-    public static final int READ_PER_WAKEUP = 4 * READ_BATCH;
     public static final int SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 
     private static final InetAddress ANY4 = literal("0.0.0.0");
@@ -114,8 +106,7 @@ public final class UdpSockets {
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .option(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_BYTES)
                 .option(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH))
-                .option(ChannelOption.MAX_MESSAGES_PER_READ, READ_PER_WAKEUP);
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator((MAX_DATAGRAM + 1) * READ_BATCH));
         switch (Transports.active()) {
             case EPOLL -> b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);
             case IO_URING -> b.option(IoUringChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, MAX_DATAGRAM + 1);

@@ -4,7 +4,6 @@ import io.mclb.farm.RealServer;
 import io.mclb.metrics.VserverMetrics;
 import io.mclb.net.DatagramEnvelopes;
 import io.mclb.net.DropReason;
-import io.mclb.net.IoPassEnd;
 import io.mclb.net.UdpSockets;
 import io.mclb.select.RealSelector;
 import io.mclb.time.NanoClock;
@@ -52,16 +51,6 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     private int vipPort;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
-    /**
-     * A read batch's flush runs once at the end of the loop's I/O pass, after every socket epoll
-     * reported ready has been read: answers read from many upstream sockets in one wake-up leave
-     * the virtual address in one sendmmsg instead of one per upstream socket. Null until the first
-     * batch (found on the loop thread), and on a loop without one (flushed at once).
-     */
-    private IoPassEnd passEnd;
-    private boolean passEndLooked;
-    private final Runnable flushAtPassEnd = this::flushQueued;
-    private boolean flushQueued;
     private boolean warnedInternal;
 
     protected Relay(VirtualServer vs, EventLoop loop, long agePeriodMs) {
@@ -144,35 +133,9 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void channelReadComplete(ChannelHandlerContext c) {
-        flushAfterBatch();
-    }
-
-    /** After a read batch: flush at the end of the loop's I/O pass (at once on a loop without one). */
-    private void flushAfterBatch() {
-        if (flushQueued) {
-            return;
-        }
-        if (!passEndLooked) {
-            passEndLooked = true;
-            passEnd = IoPassEnd.ofThisLoop();
-        }
-        flushQueued = true;
-        if (passEnd == null) {
-            flushQueued();
-        } else {
-            passEnd.runAtEnd(flushAtPassEnd);
-        }
-    }
-
-    private void flushQueued() {
-        flushQueued = false;
-        try {
-            flushUpstreams();
-            flushVip();
-            afterBatch();
-        } catch (Throwable t) {
-            internalError(t);
-        }
+        flushUpstreams();
+        flushVip();
+        afterBatch();
     }
 
     @Override
@@ -310,18 +273,15 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext c) {
-            flushAfterBatch();
+            flushVip();
+            flushUpstreams();
+            afterBatch();
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
             internalError(cause);
         }
-    }
-
-    /** The listener socket this relay answers from (tests in this package). */
-    final Channel listener() {
-        return vip;
     }
 
     /** For {@link VirtualServer}: the handler installed on a listener. */

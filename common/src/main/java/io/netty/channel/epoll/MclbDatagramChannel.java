@@ -20,9 +20,9 @@ import java.nio.channels.UnresolvedAddressException;
 
 /**
  * mclb's UDP socket on the epoll transport: Netty's {@link EpollDatagramChannel} with a read path
- * that allocates nothing per datagram. recvmmsg fills up to a batch of slots of the loop's receive region
+ * that allocates nothing per datagram. recvmmsg fills up to a batch of slots of one pooled buffer
  * (as Netty's does), and each datagram goes up the pipeline as one {@link DatagramPacket} object
- * reused for every datagram of this channel: its content a recycled slice of that region, its
+ * reused for every datagram of this channel: its content a recycled slice of the batch buffer, its
  * sender an address from the loop's {@link SocketAddressCache} (built once per peer), its
  * recipient the bound address. Netty's channel (final, so not extended) builds a new
  * {@code DatagramPacket}, {@code InetSocketAddress} and {@code InetAddress} per datagram: about 140
@@ -45,9 +45,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     /** The one inbound packet of this channel, reset per datagram (loop-confined). */
     private final Received received = new Received();
     private final SendBatch sendBatch = new SendBatch();
-    /** recvmmsg calls, and sendmmsg or sendto calls, of this channel (loop-confined; tests, diagnostics). */
-    private long receiveCalls;
-    private long sendCalls;
 
     public MclbDatagramChannel(SocketProtocolFamily family) {
         super(null, LinuxSocket.newSocketDgram(family), false, EpollIoOps.valueOf(0));
@@ -68,16 +65,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             return "recvmmsg unsupported";
         }
         return NativePacketFields.UNAVAILABLE_CAUSE;
-    }
-
-    /** recvmmsg calls this channel made, each for one batch (read on the channel's loop). */
-    public long receiveCalls() {
-        return receiveCalls;
-    }
-
-    /** sendmmsg (or, for a datagram sendmmsg cannot take, sendto) calls this channel made (read on its loop). */
-    public long sendCalls() {
-        return sendCalls;
     }
 
     @Override
@@ -144,7 +131,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
                     sendBatch.fill(in, array, maxMessagesPerWrite);
                     int cnt = array.count();
                     if (cnt >= 1) {
-                        sendCalls++;
                         int sent = socket.sendmmsg(array.packets(), 0, cnt);
                         if (sent == 0) {
                             break;
@@ -193,11 +179,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             data = (ByteBuf) msg;
             to = null;
         }
-        if (data.readableBytes() == 0) {
-            return true;
-        }
-        sendCalls++;
-        return doWriteOrSendBytes(data, to, false) > 0;
+        return data.readableBytes() == 0 || doWriteOrSendBytes(data, to, false) > 0;
     }
 
     @Override
@@ -229,6 +211,47 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     // ---- reads: recvmmsg into one buffer, each datagram up the pipeline in the reused packet
+
+    /**
+     * One recvmmsg batch: false when nothing was waiting. Each datagram is handed up as soon as it
+     * is sliced: the slots are this loop's own ({@link ReceiveScratch}), so a flush inside
+     * {@code channelRead} cannot overwrite them.
+     */
+    private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
+        ByteBuf buf = handle.allocate(config.getAllocator());
+        try {
+            int writable = buf.writableBytes();
+            int size = config.getMaxDatagramPayloadSize();
+            if (size <= 0 || size > writable) {
+                size = writable;
+            }
+            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+            NativeDatagramPacketArray slots = scratch.slots;
+            int start = buf.writerIndex();
+            int offset = start;
+            for (int n = writable / size; n > 0 && slots.addWritable(buf, offset, size); n--) {
+                offset += size;
+            }
+            handle.attemptedBytesRead(offset - start);
+            NativeDatagramPacketArray.NativeDatagramPacket[] packets = slots.packets();
+            int count = socket.recvmmsg(packets, 0, slots.count());
+            if (count == 0) {
+                handle.lastBytesRead(-1);
+                return false;
+            }
+            // as Netty's: the bytes "read" are whole slots, so a full batch asks for another
+            handle.lastBytesRead(count * size);
+            handle.incMessagesRead(count);
+            buf.writerIndex(start + count * size);
+            InetSocketAddress local = localAddress();
+            for (int i = 0; i < count; i++) {
+                fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
+            }
+            return true;
+        } finally {
+            buf.release(); // the slices handed up hold their own references
+        }
+    }
 
     /** The datagram in one slot, or each of its segments when the kernel coalesced them (UDP_GRO). */
     private void fireDatagrams(ChannelPipeline pipeline, SocketAddressCache senders,
@@ -266,50 +289,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     private final class ReadUnsafe extends AbstractEpollUnsafe {
-        /**
-         * One recvmmsg batch: true when it filled every slot, so more may be waiting; false when it
-         * found fewer datagrams than slots (the socket is drained: asking again would only return
-         * EAGAIN, one wasted syscall per wake-up, and epoll is level-triggered, so later datagrams wake
-         * the loop again) or none. The datagrams land in the loop's receive region, after the
-         * previous batch ({@link ReceiveScratch#region}), and each is handed up as soon as it is
-         * sliced: the slots are this loop's own, so a flush inside {@code channelRead} cannot
-         * overwrite them.
-         */
-        private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
-            int bytes = handle.guess();
-            int size = config.getMaxDatagramPayloadSize();
-            if (size <= 0 || size > bytes) {
-                size = bytes;
-            }
-            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
-            ByteBuf buf = scratch.region(config.getAllocator(), bytes / size * size);
-            NativeDatagramPacketArray slots = scratch.slots;
-            int start = scratch.regionOffset();
-            int offset = start;
-            for (int n = bytes / size; n > 0 && slots.addWritable(buf, offset, size); n--) {
-                offset += size;
-            }
-            handle.attemptedBytesRead(offset - start);
-            NativeDatagramPacketArray.NativeDatagramPacket[] packets = slots.packets();
-            int offered = slots.count();
-            receiveCalls++;
-            int count = socket.recvmmsg(packets, 0, offered);
-            if (count == 0) {
-                handle.lastBytesRead(-1);
-                return false;
-            }
-            readPending = false;
-            // as Netty's: the bytes "read" are whole slots, so a full batch asks for another
-            handle.lastBytesRead(count * size);
-            handle.incMessagesRead(count);
-            scratch.consumed(start + (count - 1) * size + NativePacketFields.length(packets[count - 1]));
-            InetSocketAddress local = MclbDatagramChannel.this.localAddress();
-            for (int i = 0; i < count; i++) {
-                fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
-            }
-            return count == offered;
-        }
-
         /** Netty's EpollDatagramChannelUnsafe.epollInReady (4.2), reading with {@link #readBatch}. */
         @Override
         void epollInReady() {
@@ -324,10 +303,12 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             Throwable failure = null;
             try {
                 try {
-                    while (readBatch(handle, pipeline)
-                            && handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER)) {
-                        // a full batch: read the next one, up to the channel's messages per read
-                    }
+                    do {
+                        if (!readBatch(handle, pipeline)) {
+                            break;
+                        }
+                        readPending = false;
+                    } while (handle.continueReading(UncheckedBooleanSupplier.TRUE_SUPPLIER));
                 } catch (Throwable t) {
                     failure = t;
                 }

@@ -163,57 +163,6 @@ class MclbDatagramChannelTest {
     }
 
     @Test
-    void aWakeUpReadsFullBatchesUntilAShortOneAndNeverAsksAgainAfterIt() throws Exception {
-        // the data path reads up to UdpSockets.READ_PER_WAKEUP per wake-up; Netty's read loop would
-        // ask again after a short batch and get EAGAIN: a second recvmmsg per wake-up for nothing
-        // (epoll is level-triggered: what arrives later wakes the loop anew)
-        InetAddress lo = InetAddress.getByName("127.0.0.1");
-        AtomicLong datagrams = new AtomicLong();
-        AtomicLong wakeUps = new AtomicLong();
-        Channel ch = UdpSockets.listener(lo).group(group).handler(new ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelRead(ChannelHandlerContext c, Object msg) {
-                ((DatagramPacket) msg).release();
-                datagrams.incrementAndGet();
-            }
-
-            @Override
-            public void channelReadComplete(ChannelHandlerContext c) {
-                wakeUps.incrementAndGet();
-            }
-        }).bind(new InetSocketAddress(lo, 0)).sync().channel();
-        try (DatagramChannel a = DatagramChannel.open().bind(new InetSocketAddress(lo, 0))) {
-            ByteBuffer payload = ByteBuffer.allocate(8);
-            for (int burst = 1; burst <= 50; burst++) {
-                for (int j = 0; j < 3; j++) { // 3 of the 16 slots: every batch is short
-                    payload.clear();
-                    a.send(payload, ch.localAddress());
-                }
-                long want = burst * 3L;
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> datagrams.get() >= want);
-            }
-            MclbDatagramChannel mine = (MclbDatagramChannel) ch;
-            long calls = ch.eventLoop().submit(mine::receiveCalls).get();
-            long reads = ch.eventLoop().submit(wakeUps::get).get();
-            assertThat(datagrams.get()).isEqualTo(150);
-            assertThat(calls).as("recvmmsg calls for %d wake-ups", reads).isEqualTo(reads);
-
-            // 40 waiting at one wake-up: batches of 16, 16 and 8 in that wake-up, the short one last
-            try (io.mclb.testing.HeldLoop held = io.mclb.testing.HeldLoop.hold(ch.eventLoop())) {
-                for (int j = 0; j < 40; j++) {
-                    payload.clear();
-                    a.send(payload, ch.localAddress());
-                }
-            }
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(() -> datagrams.get() >= 190);
-            assertThat(ch.eventLoop().submit(wakeUps::get).get() - reads).as("wake-ups for 40 waiting datagrams").isEqualTo(1);
-            assertThat(ch.eventLoop().submit(mine::receiveCalls).get() - calls).as("recvmmsg calls: 16 + 16 + 8").isEqualTo(3);
-        } finally {
-            ch.close().sync();
-        }
-    }
-
-    @Test
     void theDataPathOptionsHoldOnTheSocket() throws Exception {
         InetAddress notHere = InetAddress.getByName("192.0.2.77"); // TEST-NET-1: never a local address
         Channel first = UdpSockets.listener(notHere).group(group).handler(new ChannelInboundHandlerAdapter())
@@ -227,8 +176,6 @@ class MclbDatagramChannelTest {
             assertThat(first.config().getOption(ChannelOption.SO_RCVBUF)).isGreaterThanOrEqualTo(UdpSockets.SOCKET_BUFFER_BYTES);
             assertThat(first.config().getOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE))
                     .isEqualTo(UdpSockets.MAX_DATAGRAM + 1);
-            assertThat(first.config().getOption(ChannelOption.MAX_MESSAGES_PER_READ)).as("batches per wake-up")
-                    .isEqualTo(UdpSockets.READ_PER_WAKEUP);
         } finally {
             first.close().sync();
             second.close().sync();
