@@ -58,6 +58,9 @@ class HealthProbesInteropIT {
                 assertThat(text).contains("probe").contains("target").contains("http://10.99.10.2:8080/health")
                         .doesNotContain("PING");
 
+                // the wire check below wants two tcp checks per farm (each farm's pooled port recurring) before the link goes
+                assertThat(awaitTcpSuccesses(mclb, 6, Duration.ofSeconds(30))).as("tcp checks passed before the link went down")
+                        .isGreaterThanOrEqualTo(6);
                 long down = System.nanoTime();
                 double downEpochS = System.currentTimeMillis() / 1000.0;
                 Netns.host(Duration.ofSeconds(10), "ip", "-n", far.name(), "link", "set", "veth-far", "down")
@@ -206,6 +209,23 @@ class HealthProbesInteropIT {
     }
 
     /** {@code /api/v1/probe?detail=1} once every probe named has passed its last check; null if not in time. */
+    /** The successful checks of probe TCP summed over its farms (mclb_probe_results_total), once at least {@code n} or at the timeout. */
+    private static long awaitTcpSuccesses(MclbProcess mclb, long n, Duration timeout) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        long seen = 0;
+        while (System.nanoTime() < end) {
+            seen = mclb.get("/metrics").lines()
+                    .filter(l -> l.startsWith("mclb_probe_results_total{") && l.contains("probe=\"TCP\"")
+                            && l.contains("result=\"success\""))
+                    .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            if (seen >= n) {
+                return seen;
+            }
+            Thread.sleep(250);
+        }
+        return seen;
+    }
+
     private static String awaitProbes(MclbProcess mclb, Duration timeout, String... names) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
