@@ -179,7 +179,7 @@ public final class Transports {
             return "netty " + active.keyword() + " datagram channel";
         }
         String why = MclbDatagramChannel.unavailabilityCause();
-        return why == null ? "mclb recvmmsg reads (no allocation per datagram)"
+        return why == null ? "mclb recvmmsg reads (no allocation per datagram), " + MclbDatagramChannel.syscallPath()
                 : "netty epoll datagram channel (" + why + ")";
     }
 

@@ -1,12 +1,5 @@
 package io.mclb.probe;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-
 /**
  * The JNI helper of the ping probe ({@code src/main/c/mclb_icmp.c}, built into
  * {@code META-INF/native/libmclb-icmp-ARCH.so} when the build machine has gcc): Java cannot open
@@ -30,26 +23,7 @@ final class IcmpNative {
     static native int open0(boolean ipv6, boolean raw, int ident);
 
     private static String load() {
-        String name = "META-INF/native/libmclb-icmp-" + System.getProperty("os.arch") + ".so";
-        URL url = IcmpNative.class.getClassLoader().getResource(name);
-        if (url == null) {
-            return "this build has no ICMP helper (" + name + "; built only where gcc is installed)";
-        }
-        try {
-            Path lib;
-            if (url.getProtocol().equals("file")) {
-                lib = Path.of(url.toURI());
-            } else {
-                lib = Files.createTempFile("libmclb-icmp", ".so");
-                lib.toFile().deleteOnExit();
-                try (InputStream in = url.openStream()) {
-                    Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-            System.load(lib.toAbsolutePath().toString());
-            return null;
-        } catch (IOException | java.net.URISyntaxException | UnsatisfiedLinkError | SecurityException e) {
-            return "cannot load the ICMP helper " + name + ": " + e.getMessage();
-        }
+        String why = io.mclb.net.JniLibrary.load("icmp");
+        return why == null ? null : "ICMP helper: " + why;
     }
 }

@@ -45,10 +45,26 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     /** The one inbound packet of this channel, reset per datagram (loop-confined). */
     private final Received received = new Received();
     private final SendBatch sendBatch = new SendBatch();
+    /** recvmmsg and sendmmsg through mclb's helper ({@link MmsgVector}), else through Netty's natives. */
+    private final boolean ownSyscalls;
 
     public MclbDatagramChannel(SocketProtocolFamily family) {
+        this(family, MmsgVector.AVAILABLE);
+    }
+
+    /** {@code ownSyscalls} false: Netty's recvmmsg/sendmmsg, as where mclb's helper does not load (tests). */
+    MclbDatagramChannel(SocketProtocolFamily family, boolean ownSyscalls) {
         super(null, LinuxSocket.newSocketDgram(family), false, EpollIoOps.valueOf(0));
+        if (ownSyscalls && !MmsgVector.AVAILABLE) {
+            throw new IllegalStateException(MmsgVector.UNAVAILABLE_CAUSE);
+        }
+        this.ownSyscalls = ownSyscalls;
         config = new MclbDatagramChannelConfig(this);
+    }
+
+    /** Which recvmmsg/sendmmsg the data path's channels use here, for the start log. */
+    public static String syscallPath() {
+        return MmsgVector.AVAILABLE ? "mclb recvmmsg/sendmmsg" : "netty recvmmsg/sendmmsg (" + MmsgVector.UNAVAILABLE_CAUSE + ")";
     }
 
     /** True when this channel works here: epoll loads, recvmmsg exists, Netty's packet fields resolve. */
@@ -126,7 +142,22 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             }
             try {
                 // sendmmsg even for one datagram: Netty's sendto path copies the address per datagram too
-                if (Native.IS_SUPPORTING_SENDMMSG) {
+                if (ownSyscalls) {
+                    MmsgVector vector = SendBatch.loopVector();
+                    sendBatch.fill(in, vector, socket.family() == SocketProtocolFamily.INET6, maxMessagesPerWrite);
+                    int cnt = vector.count();
+                    if (cnt >= 1) {
+                        int sent = vector.send(socket.intValue());
+                        if (sent == 0) {
+                            break;
+                        }
+                        for (int i = 0; i < sent; i++) {
+                            in.remove();
+                        }
+                        maxMessagesPerWrite -= sent;
+                        continue;
+                    }
+                } else if (Native.IS_SUPPORTING_SENDMMSG) {
                     NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
                     sendBatch.fill(in, array, maxMessagesPerWrite);
                     int cnt = array.count();
@@ -219,12 +250,12 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
      */
     private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
         ByteBuf buf = handle.allocate(config.getAllocator());
+        if (ownSyscalls && buf.hasMemoryAddress()) {
+            return readVector(handle, pipeline, buf);
+        }
         try {
             int writable = buf.writableBytes();
-            int size = config.getMaxDatagramPayloadSize();
-            if (size <= 0 || size > writable) {
-                size = writable;
-            }
+            int size = slotSize(writable);
             ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
             NativeDatagramPacketArray slots = scratch.slots;
             int start = buf.writerIndex();
@@ -251,6 +282,51 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         } finally {
             buf.release(); // the slices handed up hold their own references
         }
+    }
+
+    /**
+     * {@link #readBatch} through mclb's recvmmsg: the same slots of one pooled buffer, the senders
+     * read from the vector's sockaddrs. No control messages (no GRO segments, no original
+     * destination: the data path's sockets enable neither), so the recipient is the bound address.
+     */
+    private boolean readVector(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline, ByteBuf buf)
+            throws IOException {
+        try {
+            int writable = buf.writableBytes();
+            int size = slotSize(writable);
+            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+            MmsgVector slots = scratch.vector;
+            int start = buf.writerIndex();
+            long address = buf.memoryAddress();
+            int offset = start;
+            for (int n = writable / size; n > 0 && slots.addReceive(address + offset, size); n--) {
+                offset += size;
+            }
+            handle.attemptedBytesRead(offset - start);
+            int count = slots.receive(socket.intValue());
+            if (count == 0) {
+                handle.lastBytesRead(-1);
+                return false;
+            }
+            handle.lastBytesRead(count * size);
+            handle.incMessagesRead(count);
+            buf.writerIndex(start + count * size);
+            InetSocketAddress local = localAddress();
+            SocketAddressCache senders = scratch.senders;
+            for (int i = 0; i < count; i++) {
+                received.reset(buf.retainedSlice(start + i * size, slots.length(i)), local, slots.sender(i, senders));
+                pipeline.fireChannelRead(received);
+            }
+            return true;
+        } finally {
+            buf.release(); // the slices handed up hold their own references
+        }
+    }
+
+    /** One recvmmsg slot of a batch buffer with {@code writable} bytes: the configured datagram size, or all of it. */
+    private int slotSize(int writable) {
+        int size = config.getMaxDatagramPayloadSize();
+        return size <= 0 || size > writable ? writable : size;
     }
 
     /** The datagram in one slot, or each of its segments when the kernel coalesced them (UDP_GRO). */

@@ -11,6 +11,8 @@ import io.netty.util.concurrent.FastThreadLocal;
  * serves all its channels.
  */
 final class ReceiveScratch {
+    /** Datagrams per recvmmsg at most (the data path asks for 16, io.mclb.net.UdpSockets.READ_BATCH). */
+    static final int VECTOR_SLOTS = 64;
     private static final FastThreadLocal<ReceiveScratch> PER_LOOP = new FastThreadLocal<>() {
         @Override
         protected ReceiveScratch initialValue() {
@@ -20,10 +22,15 @@ final class ReceiveScratch {
         @Override
         protected void onRemoval(ReceiveScratch s) {
             s.slots.release(); // the native iovec memory, when the loop thread ends
+            if (s.vector != null) {
+                s.vector.release();
+            }
         }
     };
 
     final NativeDatagramPacketArray slots = new NativeDatagramPacketArray();
+    /** The same slots for mclb's own recvmmsg, where it loads (null where not). */
+    final MmsgVector vector = MmsgVector.AVAILABLE ? new MmsgVector(VECTOR_SLOTS) : null;
     final SocketAddressCache senders = new SocketAddressCache();
 
     private ReceiveScratch() {
@@ -33,6 +40,9 @@ final class ReceiveScratch {
     static ReceiveScratch ofThisLoop() {
         ReceiveScratch s = PER_LOOP.get();
         s.slots.clear();
+        if (s.vector != null) {
+            s.vector.clear();
+        }
         return s;
     }
 }

@@ -3,6 +3,7 @@ package io.netty.channel.epoll;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.FastThreadLocal;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -18,16 +19,42 @@ import java.net.InetSocketAddress;
  * identity-keyed table (the relays send to the same few address objects: clients' from
  * {@link SocketAddressCache}, reals' from the configuration).
  *
+ * <p>With mclb's own sendmmsg ({@link MmsgVector}) it fills the loop's vector instead: the
+ * datagram's memory and the recipient's sockaddr written straight into native memory, no Java
+ * packet object in between.
+ *
  * <p>The batch stops, as Netty's does, at the first message it cannot take (no recipient, not a
- * {@code DatagramPacket}, an empty one, slots full, or the write budget spent); the channel writes
- * that one alone. One per channel, used on its event loop only.
+ * {@code DatagramPacket}, an empty one, a buffer without a memory address, slots full, or the
+ * write budget spent); the channel writes that one alone. One per channel, used on its event loop
+ * only.
  */
 final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
     private static final int IPV6_SLOTS = 256;
+    /** Datagrams per sendmmsg at most: Netty's own batch limit (UIO_MAXIOV). */
+    static final int VECTOR_SLOTS = 1024;
+    /**
+     * The loop's send vector, shared by its channels: a write completes inside {@code doWrite} (the
+     * kernel has copied the datagrams when sendmmsg returns), so no two channels of a loop use it at once.
+     */
+    private static final FastThreadLocal<MmsgVector> LOOP_VECTOR = new FastThreadLocal<>() {
+        @Override
+        protected MmsgVector initialValue() {
+            return new MmsgVector(VECTOR_SLOTS);
+        }
+
+        @Override
+        protected void onRemoval(MmsgVector v) {
+            v.release();
+        }
+    };
 
     private final InetAddress[] ipv6Keys = new InetAddress[IPV6_SLOTS];
     private final byte[][] ipv6Bytes = new byte[IPV6_SLOTS][];
+    private final long[] ipv6High = new long[IPV6_SLOTS];
+    private final long[] ipv6Low = new long[IPV6_SLOTS];
     private NativeDatagramPacketArray slots;
+    private MmsgVector vector;
+    private boolean ipv6Socket;
     private int budget;
 
     /** Adds the flushed datagrams of {@code in} to {@code slots} (cleared), at most {@code max}. */
@@ -41,10 +68,32 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
         }
     }
 
+    /** This loop's send vector, cleared. */
+    static MmsgVector loopVector() {
+        MmsgVector v = LOOP_VECTOR.get();
+        v.clear();
+        return v;
+    }
+
+    /** Adds the flushed datagrams of {@code in} to {@code vector}, at most {@code max}. */
+    void fill(ChannelOutboundBuffer in, MmsgVector vector, boolean ipv6Socket, int max) throws Exception {
+        this.vector = vector;
+        this.ipv6Socket = ipv6Socket;
+        this.budget = max;
+        try {
+            in.forEachFlushedMessage(this);
+        } finally {
+            this.vector = null;
+        }
+    }
+
     @Override
     public boolean processMessage(Object msg) {
         if (!(msg instanceof DatagramPacket p) || budget <= 0) {
             return false;
+        }
+        if (vector != null) {
+            return addToVector(p);
         }
         InetSocketAddress to = p.recipient();
         ByteBuf buf = p.content();
@@ -64,12 +113,43 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
         return --budget > 0;
     }
 
+    private boolean addToVector(DatagramPacket p) {
+        InetSocketAddress to = p.recipient();
+        ByteBuf buf = p.content();
+        int length = buf.readableBytes();
+        if (to == null || length == 0 || !buf.hasMemoryAddress()) {
+            return false;
+        }
+        InetAddress a = to.getAddress();
+        long hi = 0;
+        long lo = 0;
+        int scope = 0;
+        if (a instanceof Inet6Address six) {
+            int i = ipv6Slot(six);
+            hi = ipv6High[i];
+            lo = ipv6Low[i];
+            scope = six.getScopeId();
+        }
+        if (!vector.addSend(buf.memoryAddress() + buf.readerIndex(), length, a, hi, lo, scope, to.getPort(), ipv6Socket)) {
+            return false;
+        }
+        return --budget > 0;
+    }
+
     private byte[] ipv6Bytes(Inet6Address a) {
+        return ipv6Bytes[ipv6Slot(a)];
+    }
+
+    /** The slot of {@code a} in the identity-keyed table, filled from its bytes on a miss. */
+    private int ipv6Slot(Inet6Address a) {
         int i = System.identityHashCode(a) & (IPV6_SLOTS - 1);
         if (ipv6Keys[i] != a) {
-            ipv6Bytes[i] = a.getAddress();
+            byte[] b = a.getAddress();
+            ipv6Bytes[i] = b;
+            ipv6High[i] = java.nio.ByteBuffer.wrap(b).getLong(0);
+            ipv6Low[i] = java.nio.ByteBuffer.wrap(b).getLong(8);
             ipv6Keys[i] = a;
         }
-        return ipv6Bytes[i];
+        return i;
     }
 }

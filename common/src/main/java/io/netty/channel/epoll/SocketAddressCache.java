@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The {@link InetSocketAddress} of a raw sockaddr (address bytes, port, IPv6 scope) as recvmmsg
@@ -32,7 +31,6 @@ final class SocketAddressCache {
     private final int[] portAndLength = new int[SLOTS];
     private final int[] scope = new int[SLOTS];
     private final InetSocketAddress[] address = new InetSocketAddress[SLOTS];
-    private final byte[] ipv4 = new byte[4];
     private long misses;
 
     /**
@@ -40,17 +38,21 @@ final class SocketAddressCache {
      * neither 4 nor 16 (no sockaddr: the relays count such a datagram as an internal error).
      */
     InetSocketAddress of(byte[] addr, int len, int port, int scopeId) {
-        long hi;
-        long lo;
         if (len == 4) {
-            hi = (int) INT_BE.get(addr, 0) & 0xffffffffL;
-            lo = 0;
-        } else if (len == 16) {
-            hi = (long) LONG_BE.get(addr, 0);
-            lo = (long) LONG_BE.get(addr, 8);
-        } else {
-            return null;
+            return of((int) INT_BE.get(addr, 0) & 0xffffffffL, 0, 4, port, scopeId);
         }
+        if (len == 16) {
+            return of((long) LONG_BE.get(addr, 0), (long) LONG_BE.get(addr, 8), 16, port, scopeId);
+        }
+        return null;
+    }
+
+    /**
+     * The address of an IPv4 ({@code len} 4: {@code hi} the address as an unsigned big-endian int,
+     * {@code lo} 0) or IPv6 ({@code len} 16: the two big-endian halves) peer, as recvmmsg wrote its
+     * sockaddr.
+     */
+    InetSocketAddress of(long hi, long lo, int len, int port, int scopeId) {
         int key = (port & 0xffff) | (len << 16);
         int slot = slot(hi, lo, key, scopeId);
         InetSocketAddress a = address[slot];
@@ -58,7 +60,7 @@ final class SocketAddressCache {
             return a;
         }
         misses++;
-        a = build(addr, len, port, scopeId);
+        a = build(hi, lo, len, port, scopeId);
         high[slot] = hi;
         low[slot] = lo;
         portAndLength[slot] = key;
@@ -80,15 +82,19 @@ final class SocketAddressCache {
         return (int) h & (SLOTS - 1);
     }
 
-    private InetSocketAddress build(byte[] addr, int len, int port, int scopeId) {
+    private static InetSocketAddress build(long hi, long lo, int len, int port, int scopeId) {
         InetAddress ip;
         try {
             if (len == 4) {
-                System.arraycopy(addr, 0, ipv4, 0, 4);
-                ip = InetAddress.getByAddress(ipv4); // copies the bytes
+                byte[] v4 = new byte[4];
+                INT_BE.set(v4, 0, (int) hi);
+                ip = InetAddress.getByAddress(v4);
             } else {
+                byte[] v6 = new byte[16];
+                LONG_BE.set(v6, 0, hi);
+                LONG_BE.set(v6, 8, lo);
                 // scope 0 is "none": left unset, so the address prints and compares as the JDK's own (no "%0")
-                ip = Inet6Address.getByAddress(null, Arrays.copyOf(addr, 16), scopeId == 0 ? -1 : scopeId);
+                ip = Inet6Address.getByAddress(null, v6, scopeId == 0 ? -1 : scopeId);
             }
         } catch (UnknownHostException e) {
             throw new IllegalStateException("4 or 16 address bytes refused", e); // cannot happen: lengths checked

@@ -191,9 +191,11 @@ class MclbDatagramChannelTest {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         try {
             double ours = bytesPerDatagram(() -> new MclbDatagramChannel(SocketProtocolFamily.INET));
+            double oursOnNettysCalls = bytesPerDatagram(() -> new MclbDatagramChannel(SocketProtocolFamily.INET, false));
             double netty = bytesPerDatagram(() -> new EpollDatagramChannel(SocketProtocolFamily.INET));
             assertThat(netty).as("the meter sees Netty's DatagramPacket + InetSocketAddress per datagram").isGreaterThan(48);
             assertThat(ours).as("loop bytes allocated per datagram read (Netty's channel: %.0f)", netty).isLessThan(4);
+            assertThat(oursOnNettysCalls).as("the same over Netty's recvmmsg (Netty's channel: %.0f)", netty).isLessThan(4);
         } finally {
             ResourceLeakDetector.setLevel(level);
         }
@@ -253,6 +255,70 @@ class MclbDatagramChannelTest {
             target += 16;
             long t = target;
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() -> read.get() >= t);
+        }
+    }
+
+    @Test
+    void mclbsRecvmmsgHelperLoadsWhereverTheBuildMadeIt() {
+        String lib = "META-INF/native/libmclb-mmsg-" + System.getProperty("os.arch") + ".so";
+        assumeTrue(getClass().getClassLoader().getResource(lib) != null, "this build has no " + lib + " (no gcc)");
+        assertThat(MmsgVector.UNAVAILABLE_CAUSE).as("built, so it loads and its struct layout is the Java side's").isNull();
+        assertThat(MclbDatagramChannel.syscallPath()).isEqualTo("mclb recvmmsg/sendmmsg");
+    }
+
+    /**
+     * An echo over each syscall path (mclb's helper, Netty's natives): every datagram is read with
+     * its bytes and sender and written back to that sender, in one flush per read batch as the
+     * relays do. "::" is an IPv6 socket talking to IPv4 peers: senders arrive as ::ffff:a.b.c.d and
+     * must come up as the IPv4 address (as Netty reports them), and answers to an IPv4 address
+     * must leave as the mapped address.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"true, 127.0.0.1, 127.0.0.1", "true, ::1, ::1", "true, ::, 127.0.0.1",
+        "false, 127.0.0.1, 127.0.0.1", "false, ::1, ::1", "false, ::, 127.0.0.1"})
+    void bothSyscallPathsEchoEveryDatagramToItsSender(boolean own, String bindHost, String peerHost) throws Exception {
+        assumeTrue(!own || MmsgVector.AVAILABLE, "mclb's recvmmsg helper loads here");
+        InetAddress bindTo = InetAddress.getByName(bindHost);
+        InetAddress peer = InetAddress.getByName(peerHost);
+        SocketProtocolFamily family = bindTo instanceof java.net.Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        Set<InetSocketAddress> senders = Collections.synchronizedSet(new java.util.HashSet<>());
+        EventLoop loop = group.next();
+        io.mclb.net.DatagramEnvelopes envelopes = new io.mclb.net.DatagramEnvelopes(loop);
+        // the data path's slots (UdpSockets.upstream), on a channel of the path under test
+        Channel ch = new Bootstrap().group(loop).channelFactory(() -> new MclbDatagramChannel(family, own))
+                .option(ChannelOption.ALLOCATOR, io.netty.buffer.PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.RCVBUF_ALLOCATOR,
+                        new io.netty.channel.FixedRecvByteBufAllocator((UdpSockets.MAX_DATAGRAM + 1) * UdpSockets.READ_BATCH))
+                .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, UdpSockets.MAX_DATAGRAM + 1)
+                .handler(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext c, Object msg) {
+                        DatagramPacket p = (DatagramPacket) msg;
+                        senders.add(p.sender());
+                        c.write(envelopes.wrap(p.content(), p.sender()), c.voidPromise());
+                    }
+
+                    @Override
+                    public void channelReadComplete(ChannelHandlerContext c) {
+                        c.flush();
+                    }
+                }).bind(new InetSocketAddress(bindTo, 0)).sync().channel();
+        try (DatagramChannel a = DatagramChannel.open().bind(new InetSocketAddress(peer, 0));
+             DatagramChannel b = DatagramChannel.open().bind(new InetSocketAddress(peer, 0))) {
+            InetSocketAddress to = new InetSocketAddress(peer, ((InetSocketAddress) ch.localAddress()).getPort());
+            List<String> wantA = new ArrayList<>();
+            List<String> wantB = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                String text = "e" + i + "y".repeat(i % 41);
+                (i % 2 == 0 ? a : b).send(ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII)), to);
+                (i % 2 == 0 ? wantA : wantB).add(text);
+            }
+            assertThat(drain(a, wantA.size())).containsExactlyInAnyOrderElementsOf(wantA);
+            assertThat(drain(b, wantB.size())).containsExactlyInAnyOrderElementsOf(wantB);
+            assertThat(senders).as("each peer as the JDK names it").containsExactlyInAnyOrder(
+                    (InetSocketAddress) a.getLocalAddress(), (InetSocketAddress) b.getLocalAddress());
+        } finally {
+            ch.close().sync();
         }
     }
 
