@@ -142,36 +142,16 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             }
             try {
                 // sendmmsg even for one datagram: Netty's sendto path copies the address per datagram too
-                if (ownSyscalls) {
-                    MmsgVector vector = SendBatch.loopVector();
-                    sendBatch.fill(in, vector, socket.family() == SocketProtocolFamily.INET6, maxMessagesPerWrite);
-                    int cnt = vector.count();
-                    if (cnt >= 1) {
-                        int sent = vector.send(socket.intValue());
-                        if (sent == 0) {
-                            break;
-                        }
-                        for (int i = 0; i < sent; i++) {
-                            in.remove();
-                        }
-                        maxMessagesPerWrite -= sent;
-                        continue;
+                int sent = sendmmsg(in, maxMessagesPerWrite);
+                if (sent == 0) {
+                    break;
+                }
+                if (sent > 0) {
+                    for (int i = 0; i < sent; i++) {
+                        in.remove();
                     }
-                } else if (Native.IS_SUPPORTING_SENDMMSG) {
-                    NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
-                    sendBatch.fill(in, array, maxMessagesPerWrite);
-                    int cnt = array.count();
-                    if (cnt >= 1) {
-                        int sent = socket.sendmmsg(array.packets(), 0, cnt);
-                        if (sent == 0) {
-                            break;
-                        }
-                        for (int i = 0; i < sent; i++) {
-                            in.remove();
-                        }
-                        maxMessagesPerWrite -= sent;
-                        continue;
-                    }
+                    maxMessagesPerWrite -= sent;
+                    continue;
                 }
                 boolean done = false;
                 for (int i = config.getWriteSpinCount(); i > 0; --i) {
@@ -196,6 +176,25 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         } else {
             setFlag(Native.EPOLLOUT);
         }
+    }
+
+    /**
+     * One sendmmsg of the flushed datagrams from the current one on, at most {@code max}: how many
+     * left (0: the socket buffer is full), or -1 when the current one cannot go in a batch.
+     */
+    private int sendmmsg(ChannelOutboundBuffer in, int max) throws Exception {
+        if (ownSyscalls) {
+            MmsgVector vector = SendBatch.loopVector();
+            sendBatch.fill(in, vector, socket.family() == SocketProtocolFamily.INET6, max);
+            return vector.count() == 0 ? -1 : vector.send(socket.intValue());
+        }
+        if (!Native.IS_SUPPORTING_SENDMMSG) {
+            return -1;
+        }
+        NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
+        sendBatch.fill(in, array, max);
+        int cnt = array.count();
+        return cnt == 0 ? -1 : socket.sendmmsg(array.packets(), 0, cnt);
     }
 
     @SuppressWarnings("unchecked")
@@ -250,22 +249,24 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
      */
     private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
         ByteBuf buf = handle.allocate(config.getAllocator());
-        if (ownSyscalls && buf.hasMemoryAddress()) {
-            return readVector(handle, pipeline, buf);
-        }
         try {
             int writable = buf.writableBytes();
             int size = slotSize(writable);
             ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+            // mclb's recvmmsg over the loop's vector, else Netty's over its packet array (same slots)
+            MmsgVector vector = ownSyscalls && buf.hasMemoryAddress() ? scratch.vector : null;
             NativeDatagramPacketArray slots = scratch.slots;
             int start = buf.writerIndex();
             int offset = start;
-            for (int n = writable / size; n > 0 && slots.addWritable(buf, offset, size); n--) {
+            for (int n = writable / size; n > 0; n--) {
+                if (vector != null ? !vector.addReceive(buf.memoryAddress() + offset, size) : !slots.addWritable(buf, offset, size)) {
+                    break;
+                }
                 offset += size;
             }
             handle.attemptedBytesRead(offset - start);
             NativeDatagramPacketArray.NativeDatagramPacket[] packets = slots.packets();
-            int count = socket.recvmmsg(packets, 0, slots.count());
+            int count = vector != null ? vector.receive(socket.intValue()) : socket.recvmmsg(packets, 0, slots.count());
             if (count == 0) {
                 handle.lastBytesRead(-1);
                 return false;
@@ -276,46 +277,14 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             buf.writerIndex(start + count * size);
             InetSocketAddress local = localAddress();
             for (int i = 0; i < count; i++) {
-                fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
-            }
-            return true;
-        } finally {
-            buf.release(); // the slices handed up hold their own references
-        }
-    }
-
-    /**
-     * {@link #readBatch} through mclb's recvmmsg: the same slots of one pooled buffer, the senders
-     * read from the vector's sockaddrs. No control messages (no GRO segments, no original
-     * destination: the data path's sockets enable neither), so the recipient is the bound address.
-     */
-    private boolean readVector(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline, ByteBuf buf)
-            throws IOException {
-        try {
-            int writable = buf.writableBytes();
-            int size = slotSize(writable);
-            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
-            MmsgVector slots = scratch.vector;
-            int start = buf.writerIndex();
-            long address = buf.memoryAddress();
-            int offset = start;
-            for (int n = writable / size; n > 0 && slots.addReceive(address + offset, size); n--) {
-                offset += size;
-            }
-            handle.attemptedBytesRead(offset - start);
-            int count = slots.receive(socket.intValue());
-            if (count == 0) {
-                handle.lastBytesRead(-1);
-                return false;
-            }
-            handle.lastBytesRead(count * size);
-            handle.incMessagesRead(count);
-            buf.writerIndex(start + count * size);
-            InetSocketAddress local = localAddress();
-            SocketAddressCache senders = scratch.senders;
-            for (int i = 0; i < count; i++) {
-                received.reset(buf.retainedSlice(start + i * size, slots.length(i)), local, slots.sender(i, senders));
-                pipeline.fireChannelRead(received);
+                if (vector != null) {
+                    // no control messages on this path (no GRO segments, no original destination:
+                    // the data path's sockets enable neither), so the recipient is the bound address
+                    received.reset(buf.retainedSlice(start + i * size, vector.length(i)), local, vector.sender(i, scratch.senders));
+                    pipeline.fireChannelRead(received);
+                } else {
+                    fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
+                }
             }
             return true;
         } finally {
