@@ -22,6 +22,7 @@ final class FramedIpLearner {
     private final VirtualServer vs;
     private final StickyKey key = new StickyKey();
     private final StickyValue value = new StickyValue();
+    private final StickyValue existing = new StickyValue();
     private final byte[] scratch = new byte[4];
     private final StickyKey ownerKey = new StickyKey();
     private final StickyValue ownerValue = new StickyValue();
@@ -64,14 +65,24 @@ final class FramedIpLearner {
         long nowS = nowMs / 1000;
         framedKey(group, framed);
         StickyTable table = rt.ctx.stickyTable();
-        // an unchanged entry is not rewritten: a sticky put is the dearest step of an accounting
-        // request (profile of radius-compare.sh), and a rewrite also goes to the HA standby
-        boolean same = table.get(key, value, nowMs) && value.realId() == real.id()
-                && nowS + seconds - value.expiresEpochSeconds() < 1;
-        boolean newlyIndexed = nasIp != 0 && rt.framedIps.add(nasIp, group, framed);
-        if (!same) {
-            table.put(key, value.set(real.id(), nowS, nowS + seconds));
+        // A new address (every Accept of a new session) is one locked query; a live entry comes back
+        // in 'existing' and is rewritten only when it changed: a sticky write is the dearest step of
+        // an accounting request (profile of radius-compare.sh), and every write goes to the HA standby.
+        value.set(real.id(), nowS, nowS + seconds);
+        existing.set(0, 0, 0);
+        boolean same = false;
+        if (!table.putIfAbsent(key, value, existing, nowMs)) {
+            if (existing.expiresEpochSeconds() == 0) {
+                return; // the table is full: no entry, so nothing to index (the request is still answered)
+            }
+            same = existing.realId() == real.id() && nowS + seconds - existing.expiresEpochSeconds() < 1;
+            if (same) {
+                value.copyFrom(existing.bytes());
+            } else {
+                table.put(key, value);
+            }
         }
+        boolean newlyIndexed = nasIp != 0 && rt.framedIps.add(nasIp, group, framed);
         if (!same || newlyIndexed) {
             // also when the entry itself was unchanged: the engine may have written it (a framed-IP keyed request)
             owned(group, framed, nasIp);
