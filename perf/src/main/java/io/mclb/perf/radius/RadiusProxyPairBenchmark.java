@@ -8,6 +8,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import static io.mclb.perf.radius.BenchPackets.attr;
+import static io.mclb.perf.radius.BenchPackets.check;
+import static io.mclb.perf.radius.BenchPackets.finish;
+import static io.mclb.perf.radius.BenchPackets.header;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -109,28 +114,10 @@ public class RadiusProxyPairBenchmark {
         check(accountingRequestAndResponse());
     }
 
-    private static void header(ByteBuf b, int code, int id) {
-        b.writeByte(code).writeByte(id).writeShort(0).writeZero(16);
-    }
-
-    private static void attr(ByteBuf b, int type, byte[] value) {
-        b.writeByte(type).writeByte(value.length + 2).writeBytes(value);
-    }
-
-    private static void finish(ByteBuf b) {
-        b.setShort(2, b.writerIndex());
-    }
-
     private static byte[] bytes(ByteBuf b) {
         byte[] out = new byte[b.readableBytes()];
         b.getBytes(b.readerIndex(), out);
         return out;
-    }
-
-    private static void check(DropReason r) {
-        if (r != null) {
-            throw new IllegalStateException(r.label());
-        }
     }
 
     @Benchmark
