@@ -58,7 +58,7 @@ class StickyOnAnswerRefreshTest {
     @Test
     void aReturningSubscriberAcceptedByItsRealIsRewrittenOncePerSlack() throws Exception {
         start();
-        DatagramSocket c = h.client();
+        DatagramSocket c = client();
         create(c, 1);
         assertEquals(1, puts.get(), "a new subscriber's entry is written by the accepting answer");
         long real = entry().realId();
@@ -83,7 +83,7 @@ class StickyOnAnswerRefreshTest {
     @Test
     void anEntryRemovedWhileTheCreateWasInFlightIsWrittenByItsAnswer() throws Exception {
         start();
-        DatagramSocket c = h.client();
+        DatagramSocket c = client();
         create(c, 1);
         long real = entry().realId();
         int target = h.reals.indexOf(h.reals.stream().filter(r -> r.count() == 1).findFirst().orElseThrow());
@@ -99,6 +99,13 @@ class StickyOnAnswerRefreshTest {
         assertEquals(2, h.receive(c).id());
         assertEquals(real, entry().realId(), "the answer wrote the removed entry again");
         assertEquals(2, puts.get());
+    }
+
+    /** A client that waits long enough for a first answer on a loaded build box (bounded: 30 s). */
+    private DatagramSocket client() throws Exception {
+        DatagramSocket c = h.client();
+        c.setSoTimeout(30_000);
+        return c;
     }
 
     /** One create of subscriber "erin" with request id {@code id}, accepted (a session answer). */
