@@ -82,6 +82,11 @@ done
 [ "${all:-0}" = 1 ] || { echo "simulators did not bind $SIMS ports $PORT/$ACCT_PORT, see $OUT/sim.log" >&2; exit 2; }
 
 port_of() { [ "$1" = acct ] && echo "$ACCT_PORT" || echo "$PORT"; }
+# mclb's CPU per answer: utime+stime of its process (/proc) over a run, divided by the answers it
+# counted itself (mclb_responses_total on the bench configuration's admin listener)
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{print $14+$15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
+answers() { curl -s --max-time 5 http://127.0.0.1:18083/metrics | awk '/^mclb_responses_total\{/ {s += $2} END {printf "%d", s}'; }
 
 # run_load LEG KIND LOAD RATE|0 SECONDS: one loadgen run; appends its RESULT line to $RES
 run_load() {
@@ -91,15 +96,21 @@ run_load() {
   else tgt=$VIP_IP:$(port_of "$kind"); secret=$NAS_SECRET; fi
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
+  local t0 a0 cpu=""
+  if [ "$leg" = mclb ]; then t0=$(ticks "$LB_PGID"); a0=$(answers); fi
   start "$CLIENT_CPU" "$log" ./mclb loadgen radius -t "$tgt" --secret "$secret" --kind "$kind" "${lf[@]}" \
     --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --duration "$secs"
   local lg=$LAST
   wait "$lg"
   PGIDS=("${PGIDS[@]/$lg}")
   [ "$load" = warm ] && return
+  if [ "$leg" = mclb ]; then
+    cpu=$(awk -v t="$(( $(ticks "$LB_PGID") - t0 ))" -v a="$(( $(answers) - a0 ))" -v hz="$HZ" \
+      'BEGIN{if (a > 0) printf " mclb_cpu_us_per_answer=%.2f mclb_answers=%d", t * 1e6 / hz / a, a}')
+  fi
   line=$(grep '^RESULT' "$log")
   if [ -z "$line" ]; then echo "loadgen produced no RESULT for $leg $kind $load (see $log)" >&2; return; fi
-  echo "$line leg=$leg load=$load" | tee -a "$RES"
+  echo "$line leg=$leg load=$load$cpu" | tee -a "$RES"
 }
 
 # start_mclb: sets LB_PGID; 1 = skipped (message printed)
@@ -124,7 +135,7 @@ start_mclb() {
   done
 }
 
-get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\$" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
+get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
 
 echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT subscribers=$SUBSCRIBERS" \
      "window=$WINDOW sockets=$SOCKETS DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
@@ -161,14 +172,14 @@ ratio() { if [ -n "$1" ] && [ -n "$2" ] && awk -v b="$2" 'BEGIN{exit !(b > 0)}';
 diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n/a; fi; }
 {
   echo
-  echo "| kind | leg | load | sent | answered/s | accepts | acct responses | bad auth | lost | p50 µs | p99 µs | max µs |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| kind | leg | load | sent | answered/s | accepts | acct responses | bad auth | lost | p50 µs | p99 µs | max µs | mclb CPU µs/answer |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for kind in $KINDS; do
     for leg in $LEGS; do
       for load in closed open; do
-        l=$(grep "^RESULT kind=$kind .* leg=$leg load=$load\$" "$RES" | tail -1)
-        if [ -z "$l" ]; then echo "| $kind | $leg | $load | skipped | | | | | | | | |"; continue; fi
-        echo "| $kind | $leg | $load | $(field "$l" sent) | $(field "$l" rps) | $(field "$l" accepts) | $(field "$l" acct_responses) | $(field "$l" bad_auth) | $(field "$l" lost) | $(field "$l" p50_us) | $(field "$l" p99_us) | $(field "$l" max_us) |"
+        l=$(grep "^RESULT kind=$kind .* leg=$leg load=$load\( \|\$\)" "$RES" | tail -1)
+        if [ -z "$l" ]; then echo "| $kind | $leg | $load | skipped | | | | | | | | | |"; continue; fi
+        echo "| $kind | $leg | $load | $(field "$l" sent) | $(field "$l" rps) | $(field "$l" accepts) | $(field "$l" acct_responses) | $(field "$l" bad_auth) | $(field "$l" lost) | $(field "$l" p50_us) | $(field "$l" p99_us) | $(field "$l" max_us) | $(field "$l" mclb_cpu_us_per_answer) |"
       done
     done
   done
@@ -177,6 +188,7 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
     eval "half=\${HALF_$kind:-0}"
     echo "$kind: open-loop rate $half requests/s;" \
          "mclb/direct closed-loop requests/s: $(ratio "$(get "$kind" mclb closed rps)" "$(get "$kind" direct closed rps)") (target >= 0.50);" \
+         "mclb CPU µs per answer closed $(get "$kind" mclb closed mclb_cpu_us_per_answer) open $(get "$kind" mclb open mclb_cpu_us_per_answer);" \
          "added latency at half rate, µs: p50 $(diff_us "$(get "$kind" mclb open p50_us)" "$(get "$kind" direct open p50_us)")" \
          "p99 $(diff_us "$(get "$kind" mclb open p99_us)" "$(get "$kind" direct open p99_us)") (target p99 < 1000)"
   done

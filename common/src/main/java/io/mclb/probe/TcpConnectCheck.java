@@ -40,7 +40,7 @@ final class TcpConnectCheck implements ProbeCheck, TcpProbeSockets.Waiter {
             source = sockets.routeSource(target);
             sourceAskedNs = now;
         }
-        current = sockets.connect(target, source, this);
+        current = sockets.connect(target, source, this, now);
     }
 
     @Override

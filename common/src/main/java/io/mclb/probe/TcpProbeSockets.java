@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -42,14 +43,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link #routeSource}: a UDP connect, which sends nothing), asked again after any failure and
  * every {@value #SOURCE_TTL_S} s, so a routing change moves the checks to the new source. Two
  * checks in flight are two sockets, hence two ports: they never share a 4-tuple. A reset leaves
- * no TIME_WAIT on either side, so the same 4-tuple is free again for the next check. Confined to
- * its loop.
+ * no TIME_WAIT on either side, so the same 4-tuple is free again for the next check. The idle
+ * sockets of a source that no check has asked for in {@value #FORGOTTEN_TTLS} such periods (the
+ * host lost the address, or the routes moved every target elsewhere) are closed. Confined to its
+ * loop.
  */
 final class TcpProbeSockets {
     /** Idle sockets kept per loop and family; more are closed (a burst of dead reals held many). */
     static final int MAX_IDLE = 256;
     /** How long a check trusts the source address it was given before asking the routing table again. */
     static final int SOURCE_TTL_S = 60;
+    /**
+     * A source's idle sockets are closed once no check has asked for it for this many
+     * {@link #SOURCE_TTL_S} periods: every check of a source still in use asks for it at each run.
+     */
+    static final int FORGOTTEN_TTLS = 2;
+    private static final long SOURCE_TTL_NS = SOURCE_TTL_S * 1_000_000_000L;
     private static final EpollIoOps CONNECT_OPS = EpollIoOps.EPOLLOUT.with(EpollIoOps.EPOLLET);
     private static final Map<EventLoop, TcpProbeSockets[]> OPEN = new ConcurrentHashMap<>();
     /** The pool key of sockets not bound to a source address. */
@@ -65,8 +74,10 @@ final class TcpProbeSockets {
     private final IoEventLoop loop;
     private final boolean v6;
     /** Idle sockets by the source address they are bound to; {@link #UNBOUND} for those that could not be. */
-    private final Map<InetAddress, ArrayDeque<Conn>> idle = new HashMap<>();
+    private final Map<InetAddress, SourcePool> idle = new HashMap<>();
     private int idleCount;
+    /** When the pools were last looked over for forgotten sources; {@link Long#MIN_VALUE} before the first check. */
+    private long lastSweepNs = Long.MIN_VALUE;
     /** Connected to a target only to read the source address the kernel's route gives it; null until needed. */
     private LinuxSocket routeProbe;
     private int users;
@@ -105,10 +116,8 @@ final class TcpProbeSockets {
                 OPEN.remove(loop);
             }
         }
-        for (ArrayDeque<Conn> pool : idle.values()) {
-            while (!pool.isEmpty()) {
-                pool.poll().discard();
-            }
+        for (SourcePool pool : idle.values()) {
+            pool.closeAll();
         }
         idle.clear();
         idleCount = 0;
@@ -139,6 +148,11 @@ final class TcpProbeSockets {
         }
     }
 
+    /** Sockets of this loop and family open (idle or connecting), for tests. On the loop. */
+    int openSockets() {
+        return open;
+    }
+
     /** Sockets open (idle or connecting) on every loop, for tests of one loop: call it on that loop. */
     static int openOnAllLoops() {
         int n = 0;
@@ -154,13 +168,20 @@ final class TcpProbeSockets {
      * Starts a connect of {@code w} to {@code target} from a socket bound to {@code source} (a
      * fresh socket, which the kernel routes, when there is none idle or {@code source} is null).
      *
+     * @param nowNs the check's start ({@link System#nanoTime}): {@code source} is in use then
      * @return the connection under way ({@link Conn#abandon} it on a timeout), or null when it
      *         ended at once and {@code w} has been told
      */
-    Conn connect(InetSocketAddress target, InetAddress source, Waiter w) {
-        Conn c = source == null ? null : take(source);
+    Conn connect(InetSocketAddress target, InetAddress source, Waiter w, long nowNs) {
+        if (lastSweepNs == Long.MIN_VALUE) {
+            lastSweepNs = nowNs;
+        } else if (nowNs - lastSweepNs > SOURCE_TTL_NS) {
+            lastSweepNs = nowNs;
+            closeForgottenSources(nowNs);
+        }
+        Conn c = source == null ? null : take(source, nowNs);
         if (c == null) {
-            c = take(UNBOUND); // routed by the kernel: to the same source, which it then keeps
+            c = take(UNBOUND, nowNs); // routed by the kernel: to the same source, which it then keeps
         }
         if (c != null) {
             idleCount--;
@@ -190,12 +211,50 @@ final class TcpProbeSockets {
         }
         c.waiter = w;
         c.target = target;
+        c.askedNs = nowNs;
         return c;
     }
 
-    private Conn take(InetAddress source) {
-        ArrayDeque<Conn> pool = idle.get(source);
-        return pool == null ? null : pool.poll();
+    private Conn take(InetAddress source, long nowNs) {
+        SourcePool pool = idle.get(source);
+        if (pool == null) {
+            return null;
+        }
+        pool.lastAskedNs = nowNs;
+        return pool.sockets.poll();
+    }
+
+    /**
+     * Closes the idle sockets of every source no check has asked for in {@value #FORGOTTEN_TTLS}
+     * x {@value #SOURCE_TTL_S} s: bound to an address the host may no longer have, they would
+     * otherwise wait in the pool for ever (up to {@value #MAX_IDLE}).
+     */
+    private void closeForgottenSources(long nowNs) {
+        Iterator<Map.Entry<InetAddress, SourcePool>> it = idle.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<InetAddress, SourcePool> e = it.next();
+            if (e.getKey() != UNBOUND && nowNs - e.getValue().lastAskedNs > FORGOTTEN_TTLS * SOURCE_TTL_NS) {
+                e.getValue().closeAll();
+                it.remove();
+            }
+        }
+    }
+
+    /** Idle sockets bound to one source address, and when a check last asked for that source. */
+    private final class SourcePool {
+        final ArrayDeque<Conn> sockets = new ArrayDeque<>();
+        long lastAskedNs;
+
+        SourcePool(long lastAskedNs) {
+            this.lastAskedNs = lastAskedNs;
+        }
+
+        void closeAll() {
+            for (Conn c; (c = sockets.poll()) != null; ) {
+                idleCount--;
+                c.discard();
+            }
+        }
     }
 
     /** One pooled socket: connecting for {@link #waiter}, or idle in the pool when that is null. */
@@ -204,6 +263,8 @@ final class TcpProbeSockets {
         private IoRegistration registration;
         private Waiter waiter;
         private InetSocketAddress target;
+        /** When its check started: the source's last use, if this socket creates the source's pool. */
+        private long askedNs;
         /** The source address this socket keeps, null until its first connect has chosen one. */
         private InetAddress source;
         /** Binding failed once (someone took the port between reset and bind): stop trying. */
@@ -292,15 +353,15 @@ final class TcpProbeSockets {
             }
             if (idleCount < MAX_IDLE && users > 0) {
                 InetAddress key = source == null ? UNBOUND : source;
-                ArrayDeque<Conn> pool = idle.get(key);
+                SourcePool pool = idle.get(key);
                 if (pool == null) {
-                    pool = new ArrayDeque<>();
+                    pool = new SourcePool(askedNs);
                     idle.put(key, pool);
                 }
                 if (timedOut) {
-                    pool.addLast(this);
+                    pool.sockets.addLast(this);
                 } else {
-                    pool.push(this);
+                    pool.sockets.push(this);
                 }
                 idleCount++;
             } else {

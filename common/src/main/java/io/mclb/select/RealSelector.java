@@ -4,6 +4,7 @@ import io.mclb.farm.RealServer;
 import io.mclb.farm.ServerFarm;
 import io.mclb.sticky.Hashing;
 import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyRefresh;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
 import io.mclb.vserver.VserverSnapshot;
@@ -138,9 +139,12 @@ public final class RealSelector {
 
     /** The real of the subscriber's entry, when it names one of this virtual server's reals that can take work. */
     private RealServer fromEntry(VserverSnapshot s, Selection sel, RealServer exclude, long nowNs, long nowMs) {
+        long version = sticky.version(); // before the read: see StickyTable#version
         if (!sticky.get(sel.stickyKey(), value, nowMs)) {
+            sel.sighting().clear();
             return null;
         }
+        sel.sighting().saw(version, value.realId(), value.expiresEpochSeconds());
         RealServer r = s.realById(value.realId());
         if (r == null) {
             r = s.sameAddress(directory.apply(value.realId()));
@@ -183,6 +187,16 @@ public final class RealSelector {
         sticky.put(key, value.set(realId, nowS, nowS + stickySeconds));
     }
 
+    /**
+     * Whether the accepting answer of a {@link StickyMode#ON_ANSWER} request still has to
+     * {@link #write} its entry: not when the entry its request read ({@code seen}) already names
+     * {@code realId}, nothing has removed or re-pointed entries since, and its expiry is within
+     * {@link io.mclb.sticky.StickyRefresh#slackSeconds} of what the write would store.
+     */
+    public boolean writeDue(StickySighting seen, long realId, int stickySeconds, long nowEpochMillis) {
+        return !seen.holds(sticky, realId, stickySeconds, nowEpochMillis);
+    }
+
     /** Re-reads the entry for {@code key} and extends it if it still names {@code realId} (a flow ended). */
     public void touch(StickyKey key, long realId, int stickySeconds, long nowEpochMillis) {
         if (sticky.get(key, value, nowEpochMillis) && value.realId() == realId) {
@@ -190,12 +204,15 @@ public final class RealSelector {
         }
     }
 
-    /** Pushes an entry's expiry forward; skipped when it would move less than a second (saves writes). */
+    /**
+     * Pushes an entry's expiry forward; skipped while it lags by less than the refresh slack
+     * ({@link io.mclb.sticky.StickyRefresh}: at most 60 s, 1/16 of the timeout), so a busy subscriber
+     * costs one write a minute, not one per request.
+     */
     private void extend(StickyKey key, long realId, long createdEpochSeconds, int stickySeconds, long nowMs) {
-        long wanted = nowMs / 1000 + stickySeconds;
-        if (value.realId() == realId && wanted - value.expiresEpochSeconds() < 1) {
+        if (value.realId() == realId && !StickyRefresh.due(value.expiresEpochSeconds(), stickySeconds, nowMs)) {
             return;
         }
-        sticky.put(key, value.set(realId, createdEpochSeconds, wanted));
+        sticky.put(key, value.set(realId, createdEpochSeconds, nowMs / 1000 + stickySeconds));
     }
 }

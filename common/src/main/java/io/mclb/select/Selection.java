@@ -15,8 +15,10 @@ public final class Selection {
     private boolean hasRouteKey;
     private long routeKey;
     private long boundRealId;
+    private final StickySighting sighting = new StickySighting();
 
     public Selection reset() {
+        sighting.clear();
         sticky = false;
         stickySeconds = 0;
         stickyMode = StickyMode.ON_ASSIGN;
@@ -76,6 +78,11 @@ public final class Selection {
 
     public long routeKey() {
         return routeKey;
+    }
+
+    /** What the last selection's sticky lookup found (filled by {@link RealSelector#select}). */
+    public StickySighting sighting() {
+        return sighting;
     }
 
     /** 0 when the request is not bound to a real. */

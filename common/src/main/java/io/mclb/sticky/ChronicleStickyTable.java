@@ -32,6 +32,10 @@ import java.util.function.BiPredicate;
  * previous value (+1) or a removal that found one (-1); Chronicle returns the previous value
  * atomically with the change, so concurrent puts and removes of one key keep it exact.
  *
+ * <p>{@link #version()}: a change that can make an earlier read wrong (a removal, a write naming
+ * another real or an earlier expiry) is bracketed by {@link StickyVersion#begin} under its segment's
+ * update lock, before the entry changes, and {@link StickyVersion#end} once it has.
+ *
  * <p>Listeners are called on the thread that made the change, after the change, outside any
  * segment lock (so they may read the table; they must not write it: the previous value they are
  * given is that thread's scratch array, which a nested write would overwrite).
@@ -49,6 +53,8 @@ public final class ChronicleStickyTable implements StickyTable {
     private final Runnable afterClose;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LongAdder refusedFull = new LongAdder();
+    /** {@link #version()}: moved only by removals and re-pointings (rare), read by every sticky request. */
+    private final StickyVersion version = new StickyVersion();
     private final long capacity;
     /** At most one "table full" warning per interval: the condition lasts, the log must not flood. */
     private final AtomicLong lastFullLogMs = new AtomicLong(Long.MIN_VALUE / 2);
@@ -110,6 +116,7 @@ public final class ChronicleStickyTable implements StickyTable {
     public boolean put(StickyKey key, StickyValue value) {
         Scratch s = SCRATCH.get();
         boolean replaced;
+        boolean invalidating = false;
         try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
             c.updateLock().lock();
             MapEntry<byte[], byte[]> entry = c.entry();
@@ -117,6 +124,7 @@ public final class ChronicleStickyTable implements StickyTable {
             replaced = entry != null;
             if (replaced) {
                 read(entry.value(), s.previous);
+                invalidating = version.beginIfInvalidating(s.previous, value.bytes());
                 c.replaceValue(entry, v);
             } else {
                 c.insert(c.absentEntry(), v);
@@ -124,9 +132,16 @@ public final class ChronicleStickyTable implements StickyTable {
         } catch (IllegalStateException e) {
             refused(e);
             return false;
+        } finally {
+            version.endIf(invalidating);
         }
         written(key, value, replaced ? s.previous : null);
         return true;
+    }
+
+    @Override
+    public long version() {
+        return version.current();
     }
 
     /**
@@ -159,6 +174,7 @@ public final class ChronicleStickyTable implements StickyTable {
     public boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis) {
         Scratch s = SCRATCH.get();
         boolean replaced;
+        boolean invalidating = false;
         try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
             c.updateLock().lock();
             MapEntry<byte[], byte[]> entry = c.entry();
@@ -172,6 +188,7 @@ public final class ChronicleStickyTable implements StickyTable {
             }
             Data<byte[]> v = c.wrapValueBytesAsData(s.value(value), 0, StickyValue.SIZE);
             if (replaced) {
+                invalidating = version.beginIfInvalidating(s.previous, value.bytes());
                 c.replaceValue(entry, v);
             } else {
                 c.insert(c.absentEntry(), v);
@@ -179,6 +196,8 @@ public final class ChronicleStickyTable implements StickyTable {
         } catch (IllegalStateException e) {
             refused(e);
             return false;
+        } finally {
+            version.endIf(invalidating);
         }
         written(key, value, replaced ? s.previous : null);
         return true;
@@ -204,7 +223,12 @@ public final class ChronicleStickyTable implements StickyTable {
                 return false;
             }
             read(entry.value(), s.previous);
-            c.remove(entry);
+            version.begin();
+            try {
+                c.remove(entry);
+            } finally {
+                version.end();
+            }
         }
         adjust(key.bytes()[0], -1);
         for (StickyChangeListener l : listeners) {
@@ -233,18 +257,26 @@ public final class ChronicleStickyTable implements StickyTable {
         StickyValue v = new StickyValue();
         List<byte[]> removed = new ArrayList<>();
         int total = 0;
+        boolean[] begun = new boolean[1];
         for (int s = slice; s < map.segments(); s += slices) {
             removed.clear();
+            begun[0] = false;
             try (MapSegmentContext<byte[], byte[], ?> c = map.segmentContext(s)) {
                 c.forEachSegmentEntry(e -> {
                     read(e.key(), k.bytes());
                     read(e.value(), v.bytes());
                     if (which.test(k, v)) {
+                        if (!begun[0]) {
+                            version.begin(); // once per segment, before its first removal
+                            begun[0] = true;
+                        }
                         e.doRemove();
                         removed.add(k.bytes().clone());
                         removed.add(v.bytes().clone());
                     }
                 });
+            } finally {
+                version.endIf(begun[0]);
             }
             // published after the segment lock is released, so listeners may use the table
             for (int i = 0; i < removed.size(); i += 2) {

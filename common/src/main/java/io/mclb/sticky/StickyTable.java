@@ -34,6 +34,18 @@ public interface StickyTable extends AutoCloseable {
      */
     boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis);
 
+    /**
+     * What a reader may keep relying on, so that a write which would change nothing can be skipped
+     * (the accepting answer of a returning subscriber's GTP create, {@link StickyRefresh}): -1 while
+     * a change that can make an earlier read wrong is under way, otherwise a count that grows with
+     * each such change. Those changes are every removal (deleted, purged, expired, replicated,
+     * {@code clear sticky}) and every write that names another real or stores an earlier expiry;
+     * new keys and later expiries are not. So an entry read after {@code version()} returned
+     * {@code v >= 0} still exists, names the same real and expires no earlier for as long as
+     * {@code version()} returns {@code v}. Two volatile reads; allocates nothing.
+     */
+    long version();
+
     /** Puts refused because the table was full, since it was opened. */
     long refusedFull();
 

@@ -3,6 +3,7 @@ package io.mclb.transaction;
 import io.mclb.farm.RealServer;
 import io.mclb.net.DropReason;
 import io.mclb.select.StickyMode;
+import io.mclb.select.StickySighting;
 import io.mclb.service.ResponseVerdict;
 import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
@@ -46,6 +47,8 @@ public final class Transaction<T> {
     StickyMode stickyMode;
     boolean hasRouteKey;
     long routeKey;
+    /** What the selection of {@link #real} read from the sticky table (the answer may skip its write). */
+    final StickySighting stickySeen = new StickySighting();
     int growth;
     ByteBuf requestCopy;
     T state;
@@ -82,6 +85,7 @@ public final class Transaction<T> {
         stickyMode = null;
         hasRouteKey = false;
         routeKey = 0;
+        stickySeen.clear();
         growth = 0;
         requestCopy = null;
         state = null;

@@ -237,6 +237,7 @@ public final class TransactionRelay<T> extends Relay {
             drop(packet, DropReason.NO_REAL_AVAILABLE);
             return;
         }
+        tx.stickySeen.copyFrom(sel.sighting());
         if (c.keepsCopy()) {
             tx.requestCopy = packet.content().copy();
         }
@@ -321,6 +322,7 @@ public final class TransactionRelay<T> extends Relay {
         if (next == null) {
             return null;
         }
+        tx.stickySeen.copyFrom(sel.sighting());
         table.removeUpstream(tx);
         if (tx.holdsReal) {
             old.release();
@@ -406,8 +408,11 @@ public final class TransactionRelay<T> extends Relay {
         tx.holdsReal = false;
         if (tx.hasStickyKey && tx.stickyMode == StickyMode.ON_ANSWER
                 && verdict == ResponseVerdict.FORWARD_SESSION) {
-            selector.write(reselection.stickyKey().copyFrom(tx.stickyKey()), tx.real.id(), tx.stickySeconds,
-                    clock.epochMillis());
+            long nowMs = clock.epochMillis();
+            // a returning subscriber accepted by the real its entry names, refreshed lately: nothing to write
+            if (selector.writeDue(tx.stickySeen, tx.real.id(), tx.stickySeconds, nowMs)) {
+                selector.write(reselection.stickyKey().copyFrom(tx.stickyKey()), tx.real.id(), tx.stickySeconds, nowMs);
+            }
         }
         tx.releaseCopy();
         forward(packet, tx);

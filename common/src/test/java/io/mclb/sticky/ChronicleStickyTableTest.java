@@ -55,6 +55,77 @@ class ChronicleStickyTableTest {
         assertThat(table.get(imsi("262010000000002"), out, NOW_MS)).isFalse();
     }
 
+    /**
+     * {@link StickyTable#version()} moves with every change that can make an earlier read wrong
+     * (removals of each kind, re-pointing, an earlier expiry) and with nothing else (new keys,
+     * later expiries of the same real): what lets an accepting answer skip a write.
+     */
+    @Test
+    void theVersionMovesOnlyWithChangesThatInvalidateAnEarlierRead() {
+        StickyKey a = imsi("262010000000001");
+        long v0 = table.version();
+        assertThat(v0).isGreaterThanOrEqualTo(0);
+        table.put(a, value(42, NOW_S + 60));
+        table.put(imsi("262010000000002"), value(43, NOW_S + 60));
+        table.put(a, value(42, NOW_S + 61));
+        assertThat(table.putIfAbsent(imsi("262010000000003"), value(44, NOW_S + 60), new StickyValue(), NOW_MS)).isTrue();
+        assertThat(table.version()).as("new keys and a later expiry of the same real").isEqualTo(v0);
+
+        table.put(a, value(42, NOW_S + 30));
+        long v1 = table.version();
+        assertThat(v1).as("an earlier expiry").isGreaterThan(v0);
+        table.put(a, value(7, NOW_S + 60));
+        long v2 = table.version();
+        assertThat(v2).as("another real").isGreaterThan(v1);
+        table.remove(a, RemoveReason.DELETED);
+        long v3 = table.version();
+        assertThat(v3).as("a removal").isGreaterThan(v2);
+        assertThat(table.remove(a, RemoveReason.DELETED)).isFalse();
+        assertThat(table.version()).as("removing nothing").isEqualTo(v3);
+        table.removeIf((k, v) -> v.realId() == 43, RemoveReason.PURGED);
+        long v4 = table.version();
+        assertThat(v4).as("a purge").isGreaterThan(v3);
+        assertThat(table.expire((NOW_S + 61) * 1000)).isEqualTo(1);
+        assertThat(table.version()).as("an expiry sweep").isGreaterThan(v4);
+    }
+
+    @Test
+    void aChangeUnderWayShowsAsNoVersion() {
+        StickyVersion v = new StickyVersion();
+        assertThat(v.current()).isZero();
+        v.begin();
+        v.begin();
+        assertThat(v.current()).as("two changes under way").isEqualTo(-1);
+        v.end();
+        assertThat(v.current()).as("one still under way").isEqualTo(-1);
+        v.end();
+        assertThat(v.current()).isEqualTo(2);
+        byte[] before = value(42, NOW_S + 60).bytes();
+        assertThat(v.beginIfInvalidating(before, value(42, NOW_S + 60).bytes())).isFalse();
+        assertThat(v.beginIfInvalidating(before, value(42, NOW_S + 90).bytes())).isFalse();
+        assertThat(v.current()).isEqualTo(2);
+        assertThat(v.beginIfInvalidating(before, value(41, NOW_S + 90).bytes())).isTrue();
+        assertThat(v.current()).isEqualTo(-1);
+        v.endIf(true);
+        assertThat(v.current()).isEqualTo(3);
+    }
+
+    @Test
+    void theRefreshSlackIsASixteenthOfTheTimeoutBetweenOneSecondAndAMinute() {
+        assertThat(StickyRefresh.slackSeconds(3600)).isEqualTo(60);
+        assertThat(StickyRefresh.slackSeconds(300)).isEqualTo(18);
+        assertThat(StickyRefresh.slackSeconds(60)).isEqualTo(3);
+        assertThat(StickyRefresh.slackSeconds(10)).isEqualTo(1);
+        long stored = NOW_S + 3600;
+        assertThat(StickyRefresh.current(stored, 3600, NOW_MS + 59_999)).isTrue();
+        assertThat(StickyRefresh.current(stored, 3600, NOW_MS + 60_000)).isFalse();
+        assertThat(StickyRefresh.due(stored, 3600, NOW_MS + 59_999)).isFalse();
+        assertThat(StickyRefresh.due(stored, 3600, NOW_MS + 60_000)).isTrue();
+        assertThat(StickyRefresh.current(stored, 60, NOW_MS)).as("a longer entry is not what a write would store")
+                .isFalse();
+        assertThat(StickyRefresh.due(stored, 60, NOW_MS)).as("an extension never shortens it").isFalse();
+    }
+
     @Test
     void aFullTableRefusesAndCountsPutsInsteadOfThrowing(@TempDir Path small) {
         try (StickyTable t = StickyTables.open(small, 1000)) {

@@ -8,6 +8,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import static io.mclb.perf.radius.BenchPackets.attr;
+import static io.mclb.perf.radius.BenchPackets.check;
+import static io.mclb.perf.radius.BenchPackets.finish;
+import static io.mclb.perf.radius.BenchPackets.header;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -39,7 +44,7 @@ public class RadiusResignBenchmark {
     @Setup
     public void setup() {
         accounting = Unpooled.directBuffer(512);
-        writeHeader(accounting, 4, 1);
+        header(accounting, 4, 1);
         attr(accounting, 40, new byte[] {0, 0, 0, 1});
         attr(accounting, 8, new byte[] {10, 20, 30, 40});
         attr(accounting, 1, "alice@apn".getBytes(StandardCharsets.US_ASCII));
@@ -56,7 +61,7 @@ public class RadiusResignBenchmark {
         crypto.signAccountingRequest(packet, a);
 
         access = Unpooled.directBuffer(512);
-        writeHeader(access, 1, 2);
+        header(access, 1, 2);
         attr(access, 1, "bob".getBytes(StandardCharsets.US_ASCII));
         attr(access, 2, new byte[16]);
         attr(access, 31, "491701234567".getBytes(StandardCharsets.US_ASCII));
@@ -70,24 +75,6 @@ public class RadiusResignBenchmark {
         }
         for (int i = 0; i < 4; i++) {
             check(resign(access));
-        }
-    }
-
-    private static void writeHeader(ByteBuf buf, int code, int id) {
-        buf.writeByte(code).writeByte(id).writeShort(0).writeZero(16);
-    }
-
-    private static void attr(ByteBuf buf, int type, byte[] value) {
-        buf.writeByte(type).writeByte(value.length + 2).writeBytes(value);
-    }
-
-    private static void finish(ByteBuf buf) {
-        buf.setShort(2, buf.writerIndex());
-    }
-
-    private static void check(DropReason r) {
-        if (r != null) {
-            throw new IllegalStateException(r.label());
         }
     }
 

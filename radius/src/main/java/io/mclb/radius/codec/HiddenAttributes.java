@@ -34,7 +34,8 @@ final class HiddenAttributes {
 
     /** Checks every hidden attribute's length before anything is changed; {@code null} when all fit. */
     DropReason validate(RadiusPacket p, boolean userPassword) {
-        for (int a = p.firstAttributeIndex(); a >= 0; a = p.nextAttributeIndex(a)) {
+        boolean scan = userPassword && p.has(RadiusAttributes.USER_PASSWORD) || p.has(RadiusAttributes.TUNNEL_PASSWORD);
+        for (int a = scan ? p.firstAttributeIndex() : -1; a >= 0; a = p.nextAttributeIndex(a)) {
             int type = p.attributeType(a);
             int len = p.valueLength(a);
             if (userPassword && type == RadiusAttributes.USER_PASSWORD && !validCipher(len, 128)) {

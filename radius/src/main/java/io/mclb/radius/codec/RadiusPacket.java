@@ -38,6 +38,13 @@ public final class RadiusPacket {
     private int offset;
     private int length;
     private int messageAuthenticatorIndex = -1;
+    /**
+     * Bit {@code t} set when {@link #wrap} saw an attribute of type {@code t} (types 0..127; 128..255
+     * are always searched): the searches for what a packet does not carry (Tunnel-Password,
+     * Vendor-Specific, EAP-Message in most) return at once instead of walking the attributes again.
+     */
+    private long typesBelow64;
+    private long types64To127;
 
     /** Validates the frame at {@code buf.readerIndex()}; {@code null} when it is well formed. */
     public DropReason wrap(ByteBuf buf) {
@@ -45,6 +52,8 @@ public final class RadiusPacket {
         this.offset = buf.readerIndex();
         this.length = 0;
         this.messageAuthenticatorIndex = -1;
+        this.typesBelow64 = 0;
+        this.types64To127 = 0;
         int datagram = buf.readableBytes();
         if (datagram < HEADER_LENGTH) {
             return RadiusDrops.SHORT_PACKET;
@@ -58,6 +67,8 @@ public final class RadiusPacket {
         }
         int end = offset + len;
         int ma = -1;
+        long below64 = 0;
+        long from64 = 0;
         for (int i = offset + HEADER_LENGTH; i < end; ) {
             if (end - i < 2) {
                 return RadiusDrops.ATTRIBUTE_OVERRUN;
@@ -70,6 +81,11 @@ public final class RadiusPacket {
                 return RadiusDrops.ATTRIBUTE_OVERRUN;
             }
             int type = buf.getUnsignedByte(i);
+            if (type < 64) {
+                below64 |= 1L << type;
+            } else if (type < 128) {
+                from64 |= 1L << (type - 64);
+            }
             if (type == RadiusAttributes.MESSAGE_AUTHENTICATOR) {
                 if (alen != 18 || ma >= 0) {
                     return RadiusDrops.BAD_MESSAGE_AUTHENTICATOR_ATTRIBUTE;
@@ -85,7 +101,17 @@ public final class RadiusPacket {
         }
         this.length = len;
         this.messageAuthenticatorIndex = ma;
+        this.typesBelow64 = below64;
+        this.types64To127 = from64;
         return null;
+    }
+
+    /** False when the packet (as {@link #wrap} saw it) has no attribute of {@code type}; true when it may have one. */
+    public boolean has(int type) {
+        if (type < 64) {
+            return (typesBelow64 >>> type & 1) != 0;
+        }
+        return type >= 128 || (types64To127 >>> (type - 64) & 1) != 0;
     }
 
     public ByteBuf buffer() {
@@ -145,6 +171,9 @@ public final class RadiusPacket {
 
     /** Index of the first attribute of {@code type} at or after attribute index {@code from}, or -1. */
     public int nextAttribute(int type, int from) {
+        if (!has(type)) {
+            return -1;
+        }
         int end = offset + length;
         for (int i = from; i < end; i += buf.getUnsignedByte(i + 1)) {
             if (buf.getUnsignedByte(i) == type) {

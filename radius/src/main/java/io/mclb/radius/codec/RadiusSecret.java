@@ -9,15 +9,16 @@ import java.util.Arrays;
 
 /**
  * A RADIUS shared secret. Immutable; safe to share between event loops. {@link #toString} never
- * prints the value. Also holds the HMAC-MD5 inner and outer pads (RFC 2104: key longer than 64
- * octets is replaced by its MD5) so that Message-Authenticator needs no per-packet key set-up.
+ * prints the value. Also holds the MD5 states after the HMAC-MD5 inner and outer key pads (RFC 2104:
+ * a key longer than 64 octets is replaced by its MD5), so that a Message-Authenticator starts from
+ * them instead of hashing both pads again per packet.
  */
 public final class RadiusSecret {
     private static final int HMAC_BLOCK = 64;
 
     private final byte[] value;
-    private final byte[] innerPad = new byte[HMAC_BLOCK];
-    private final byte[] outerPad = new byte[HMAC_BLOCK];
+    private final int[] innerState;
+    private final int[] outerState;
 
     private RadiusSecret(byte[] value) {
         if (value.length == 0) {
@@ -25,11 +26,15 @@ public final class RadiusSecret {
         }
         this.value = value.clone();
         byte[] key = value.length > HMAC_BLOCK ? md5(value) : value;
+        byte[] innerPad = new byte[HMAC_BLOCK];
+        byte[] outerPad = new byte[HMAC_BLOCK];
         for (int i = 0; i < HMAC_BLOCK; i++) {
             byte k = i < key.length ? key[i] : 0;
             innerPad[i] = (byte) (k ^ 0x36);
             outerPad[i] = (byte) (k ^ 0x5c);
         }
+        innerState = Md5.stateAfter(innerPad);
+        outerState = Md5.stateAfter(outerPad);
     }
 
     public static RadiusSecret of(byte[] value) {
@@ -75,12 +80,14 @@ public final class RadiusSecret {
         return value;
     }
 
-    byte[] innerPad() {
-        return innerPad;
+    /** MD5 state after the HMAC inner pad (read-only by contract). */
+    int[] innerState() {
+        return innerState;
     }
 
-    byte[] outerPad() {
-        return outerPad;
+    /** MD5 state after the HMAC outer pad (read-only by contract). */
+    int[] outerState() {
+        return outerState;
     }
 
     @Override

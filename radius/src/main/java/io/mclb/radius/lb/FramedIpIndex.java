@@ -16,17 +16,27 @@ import io.netty.util.collection.LongObjectMap;
  * same NAS that land on different loops, and is held for one hash probe; a lock-free set was not
  * worth its complexity for one write per session, and loop-confined sets would miss the Stop that
  * arrives on another loop than its Accept.
+ *
+ * <p>Entries are stored multiplied by an odd constant (undone on {@link #drain}): Netty's primitive
+ * maps probe linearly from the key's low bits, and framed IPs come from pools, i.e. runs of
+ * consecutive addresses; unmixed, two pools (or one pool wrapping around the table) made one
+ * contiguous run of occupied slots, and every insert or removal landing in it walked the run: the
+ * accounting benchmark's Start/Stop traffic fell to a tenth with a million sessions indexed.
  */
 final class FramedIpIndex {
     private static final long[] NONE = new long[0];
+    /** The 64-bit golden ratio and its inverse modulo 2^64: a bijection that spreads runs of keys over the table. */
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+    private static final long UNMIX = 0xF1DE83E19937733DL;
     private volatile IntObjectHashMap<NasEntries> byNas = new IntObjectHashMap<>();
 
     static long entry(int group, int framedIp) {
         return ((long) group << 32) | (framedIp & 0xffffffffL);
     }
 
-    void add(int nas, int group, int framedIp) {
-        entries(nas).add(entry(group, framedIp));
+    /** @return true when the entry was not indexed for {@code nas} yet */
+    boolean add(int nas, int group, int framedIp) {
+        return entries(nas).add(entry(group, framedIp));
     }
 
     void remove(int nas, int group, int framedIp) {
@@ -68,12 +78,12 @@ final class FramedIpIndex {
     private static final class NasEntries {
         private LongObjectHashMap<Boolean> set = new LongObjectHashMap<>();
 
-        synchronized void add(long e) {
-            set.put(e, Boolean.TRUE);
+        synchronized boolean add(long e) {
+            return set.put(e * MIX, Boolean.TRUE) == null;
         }
 
         synchronized void remove(long e) {
-            set.remove(e);
+            set.remove(e * MIX);
         }
 
         synchronized int size() {
@@ -84,7 +94,7 @@ final class FramedIpIndex {
             long[] all = new long[set.size()];
             int i = 0;
             for (LongObjectMap.PrimitiveEntry<Boolean> e : set.entries()) {
-                all[i++] = e.key();
+                all[i++] = e.key() * UNMIX;
             }
             set = new LongObjectHashMap<>();
             return all;

@@ -12,15 +12,20 @@ import io.mclb.vserver.VirtualServer;
 /**
  * Framed-IP sticky entries of one inspector: written when an Access-Accept or an answered
  * Accounting-Start carries Framed-IP-Address (to the answering real), removed on
- * Accounting-Stop, indexed per NAS for the Accounting-On/Off purge ({@link FramedIpIndex}).
- * Loop-confined (reused key, value and scratch); the sticky table is shared and thread-safe.
+ * Accounting-Stop, indexed per NAS for the Accounting-On/Off purge ({@link FramedIpIndex}) and
+ * their NAS recorded beside them in the sticky table ({@link FramedIpOwners}), so the index
+ * survives a restart and reaches the HA standby. Loop-confined (reused keys, values and scratch);
+ * the sticky table is shared and thread-safe.
  */
 final class FramedIpLearner {
     private final RadiusRuntime rt;
     private final VirtualServer vs;
     private final StickyKey key = new StickyKey();
     private final StickyValue value = new StickyValue();
+    private final StickyValue existing = new StickyValue();
     private final byte[] scratch = new byte[4];
+    private final StickyKey ownerKey = new StickyKey();
+    private final StickyValue ownerValue = new StickyValue();
     private final RealSelector selector;
     private final Selection selection = new Selection();
 
@@ -38,10 +43,19 @@ final class FramedIpLearner {
         key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
     }
 
-    private void refresh(VserverRadius v, long nowMs) {
+    private void refresh(VserverRadius v, int framed, int nasIp, long nowMs) {
         long wanted = nowMs / 1000 + v.subscriberSeconds();
         if (wanted - value.expiresEpochSeconds() >= 1) {
             rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
+            owned(v.learnGroup(), framed, nasIp);
+        }
+    }
+
+    /** Writes the owner entry of the framed-IP entry just written ({@link #value}): same lifetime. */
+    private void owned(int group, int framed, int nasIp) {
+        if (nasIp != 0) {
+            rt.ctx.stickyTable().put(FramedIpOwners.key(ownerKey, scratch, group, framed),
+                    FramedIpOwners.value(ownerValue, nasIp, value));
         }
     }
 
@@ -51,21 +65,35 @@ final class FramedIpLearner {
         long nowS = nowMs / 1000;
         framedKey(group, framed);
         StickyTable table = rt.ctx.stickyTable();
-        // an unchanged entry is not rewritten: a sticky put is the dearest step of an accounting
-        // request (profile of radius-compare.sh), and a rewrite also goes to the HA standby
-        boolean same = table.get(key, value, nowMs) && value.realId() == real.id()
-                && nowS + seconds - value.expiresEpochSeconds() < 1;
-        if (!same) {
-            table.put(key, value.set(real.id(), nowS, nowS + seconds));
+        // A new address (every Accept of a new session) is one locked query; a live entry comes back
+        // in 'existing' and is rewritten only when it changed: a sticky write is the dearest step of
+        // an accounting request (profile of radius-compare.sh), and every write goes to the HA standby.
+        value.set(real.id(), nowS, nowS + seconds);
+        existing.set(0, 0, 0);
+        boolean same = false;
+        if (!table.putIfAbsent(key, value, existing, nowMs)) {
+            if (existing.expiresEpochSeconds() == 0) {
+                return; // the table is full: no entry, so nothing to index (the request is still answered)
+            }
+            same = existing.realId() == real.id() && nowS + seconds - existing.expiresEpochSeconds() < 1;
+            if (same) {
+                value.copyFrom(existing.bytes());
+            } else {
+                table.put(key, value);
+            }
         }
-        if (nasIp != 0) {
-            rt.framedIps.add(nasIp, group, framed);
+        boolean newlyIndexed = nasIp != 0 && rt.framedIps.add(nasIp, group, framed);
+        if (!same || newlyIndexed) {
+            // also when the entry itself was unchanged: the engine may have written it (a framed-IP keyed request)
+            owned(group, framed, nasIp);
         }
     }
 
     void forget(int group, int framed, int nasIp) {
         framedKey(group, framed);
-        rt.ctx.stickyTable().remove(key, StickyChangeListener.RemoveReason.DELETED);
+        StickyTable table = rt.ctx.stickyTable();
+        table.remove(key, StickyChangeListener.RemoveReason.DELETED);
+        table.remove(FramedIpOwners.key(ownerKey, scratch, group, framed), StickyChangeListener.RemoveReason.DELETED);
         if (nasIp != 0) {
             rt.framedIps.remove(nasIp, group, framed);
         }
@@ -76,7 +104,7 @@ final class FramedIpLearner {
         StickyTable table = rt.ctx.stickyTable();
         framedKey(v.learnGroup(), framed);
         if (table.get(key, value, nowMs)) {
-            refresh(v, nowMs);
+            refresh(v, framed, nasIp, nowMs);
             return;
         }
         RealServer r = selector.select(vs.snapshot(), selection.reset().routeKey(framed & 0xFFFF_FFFFL), null,

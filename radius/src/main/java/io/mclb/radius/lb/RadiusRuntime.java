@@ -2,6 +2,7 @@ package io.mclb.radius.lb;
 
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyTable;
 import io.mclb.service.ServiceContext;
 import io.mclb.net.SecurityLog;
 import org.slf4j.Logger;
@@ -23,6 +24,9 @@ final class RadiusRuntime {
     volatile RadiusSettings settings = RadiusSettings.EMPTY;
     volatile RealSecrets realSecrets = RealSecrets.EMPTY;
     final FramedIpIndex framedIps = new FramedIpIndex();
+    private final FramedIpOwners owners = new FramedIpOwners(framedIps);
+    /** The sticky table {@link #owners} listens to and was rebuilt from (one per running balancer). */
+    private StickyTable indexedTable;
     final VsaCache vsas = new VsaCache();
     /** Wrong secrets and unknown NASes, logged once per source per minute (issue 14 item 4). */
     volatile SecurityLog security;
@@ -51,9 +55,36 @@ final class RadiusRuntime {
             });
             background.scheduleAtFixedRate(() -> vsas.sweep(c.clock().nanoTime()), 10, 10, TimeUnit.SECONDS);
         }
+        StickyTable table = c.stickyTable();
+        if (table != indexedTable) {
+            indexTable(table, c);
+        }
+    }
+
+    /**
+     * Listens to {@code table}'s owner entries (this balancer's writes and, on an HA standby, the
+     * replicated ones) and indexes those a previous run or the active peer left, on the background
+     * thread: an Accounting-On/Off queued behind it purges what was learnt before the restart.
+     */
+    private void indexTable(StickyTable table, ServiceContext c) {
+        if (indexedTable != null) {
+            indexedTable.removeListener(owners);
+        }
+        indexedTable = table;
+        table.addListener(owners);
+        background.execute(() -> {
+            int n = owners.rebuild(table, c.clock().epochMillis());
+            if (n > 0) {
+                LOG.info("radius: framed-IP index rebuilt from the sticky table: {} sessions", n);
+            }
+        });
     }
 
     synchronized void stop() {
+        if (indexedTable != null) {
+            indexedTable.removeListener(owners);
+            indexedTable = null;
+        }
         if (background != null) {
             background.shutdownNow();
             background = null;
@@ -73,15 +104,15 @@ final class RadiusRuntime {
             long[] entries = framedIps.drain(nas);
             StickyKey key = new StickyKey();
             byte[] ip = new byte[4];
+            StickyTable table = ctx.stickyTable();
             int n = 0;
             for (long e : entries) {
                 int framed = (int) e;
-                ip[0] = (byte) (framed >>> 24);
-                ip[1] = (byte) (framed >>> 16);
-                ip[2] = (byte) (framed >>> 8);
-                ip[3] = (byte) framed;
-                key.set(RadiusStickyKinds.FRAMED_IP, (int) (e >>> 32), ip, 0, 4);
-                if (ctx.stickyTable().remove(key, StickyChangeListener.RemoveReason.PURGED)) {
+                int group = (int) (e >>> 32);
+                FramedIpOwners.key(key, ip, group, framed);
+                table.remove(key, StickyChangeListener.RemoveReason.PURGED);
+                key.set(RadiusStickyKinds.FRAMED_IP, group, ip, 0, 4);
+                if (table.remove(key, StickyChangeListener.RemoveReason.PURGED)) {
                     n++;
                 }
             }

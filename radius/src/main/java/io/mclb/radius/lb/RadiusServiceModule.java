@@ -34,7 +34,8 @@ public final class RadiusServiceModule implements ServiceModule {
 
     @Override
     public List<StickyKind> stickyKinds() {
-        return List.of(RadiusStickyKinds.FRAMED_IP, RadiusStickyKinds.CALLING_STATION_ID, RadiusStickyKinds.USERNAME);
+        return List.of(RadiusStickyKinds.FRAMED_IP, RadiusStickyKinds.CALLING_STATION_ID, RadiusStickyKinds.USERNAME,
+                RadiusStickyKinds.FRAMED_IP_NAS);
     }
 
     @Override
@@ -50,5 +51,10 @@ public final class RadiusServiceModule implements ServiceModule {
     @Override
     public void stop() {
         runtime.stop();
+    }
+
+    /** The per-NAS framed-IP index (tests). */
+    FramedIpIndex framedIps() {
+        return runtime.framedIps;
     }
 }

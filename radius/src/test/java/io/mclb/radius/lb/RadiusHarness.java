@@ -209,6 +209,10 @@ final class RadiusHarness implements AutoCloseable {
         return runtime.stickyTable().get(k, v, clock.epochMillis()) ? runtime.realById(v.realId()) : null;
     }
 
+    FramedIpIndex framedIps() {
+        return factory.framedIps();
+    }
+
     double counter(String name, String vserver, String... tags) {
         Counter c = runtime.registry().find(name).tag("vserver", vserver).tags(tags).counter();
         return c == null ? 0 : c.count();
