@@ -4,7 +4,6 @@ import io.mclb.gtp.GtpTestMessages;
 import io.mclb.net.TransportKind;
 import io.mclb.net.Transports;
 import io.mclb.testing.LoopAllocation;
-import io.netty.util.ResourceLeakDetector;
 import io.mclb.time.ManualClock;
 import io.netty.channel.epoll.MclbDatagramChannel;
 import org.junit.jupiter.api.AfterEach;
@@ -62,19 +61,14 @@ class GtpRelayAllocationTest {
                     + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
                     + " idle gtp request 2\n idle gtp imsi 65535\n sticky gtp imsi group 1\n inservice\n"));
             Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock);
-            ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
-            try {
-                // Netty's leak detector samples 1 buffer in 128 on purpose; mclb runs with it off
-                ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+            LoopAllocation.Window w = LoopAllocation.asMclbRuns(() -> {
                 // warm: JIT, pools, every subscriber's session, the tables' size; then 3,000 creates
                 creates.exchange(2_000);
-                LoopAllocation.Window w = LoopAllocation.measure(() -> creates.exchange(3_000));
-                assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
-                assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
-                        w.bytes(), w.seconds()).isLessThan(256);
-            } finally {
-                ResourceLeakDetector.setLevel(level);
-            }
+                return LoopAllocation.measure(() -> creates.exchange(3_000));
+            });
+            assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
+            assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
+                    w.bytes(), w.seconds()).isLessThan(256);
         }
     }
 
