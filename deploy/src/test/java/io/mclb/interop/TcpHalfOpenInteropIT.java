@@ -60,7 +60,7 @@ class TcpHalfOpenInteropIT {
                 List<String> open = rows(probes, "OPEN");
                 assertThat(open).hasSize(2).allSatisfy(r -> assertThat(r).contains("\"last_result\":\"success\""));
                 assertThat(String.join("\n", open)).contains("10.99.10.2:7000 (tcp half-open)")
-                        .contains("[fd00:99::2]:7000 (tcp half-open)");
+                        .contains("[fd00:99:0:0:0:0:0:2]:7000 (tcp half-open)");
                 assertThat(rows(probes, "CLOSED")).hasSize(2).allSatisfy(r -> assertThat(r)
                         .contains("\"last_result\":\"failure\"").contains("connection refused"));
                 assertThat(rows(probes, "DROPPED")).hasSize(2).allSatisfy(r -> assertThat(r)
@@ -71,30 +71,32 @@ class TcpHalfOpenInteropIT {
                 assertThat(listener.lines()).as("the listening application never got a connection")
                         .noneMatch(l -> l.contains("accepted"));
 
-                for (String[] v : List.of(new String[]{"ip", "10.99.10.1", "10.99.10.2", "10.99.11.5"},
-                        new String[]{"ipv6", "fd00:99::1", "fd00:99::2", "fd00:98::5"})) {
+                List<Seg> segs = segments(cap);
+                for (String[] v : List.of(new String[]{"IPv4", "10.99.10.1", "10.99.10.2", "10.99.11.5"},
+                        new String[]{"IPv6", "fd00:99::1", "fd00:99::2", "fd00:98::5"})) {
                     String ip = v[0];
-                    String us = ip + ".src == " + v[1];
-                    String toOpen = ip + ".dst == " + v[2] + " && tcp.dstport == 7000";
-                    String syn = "tcp.flags.syn == 1 && tcp.flags.ack == 0";
-                    assertThat(count(cap, us + " && " + toOpen + " && " + syn + " && tcp.checksum.status == 1"
-                            + " && tcp.options.mss_val == 1460")).as("%s SYNs to the listener, good checksum", ip)
-                            .isGreaterThanOrEqualTo(2);
-                    assertThat(count(cap, ip + ".src == " + v[2] + " && tcp.srcport == 7000 && tcp.flags.syn == 1"
-                            + " && tcp.flags.ack == 1")).as("%s SYN-ACKs of the listener", ip).isGreaterThanOrEqualTo(2);
-                    assertThat(count(cap, us + " && " + toOpen + " && tcp.flags.reset == 1 && tcp.flags.ack == 0"))
-                            .as("%s resets of mclb's host kernel to the SYN-ACKs", ip).isGreaterThanOrEqualTo(2);
-                    assertThat(count(cap, us + " && " + toOpen + " && tcp.flags.ack == 1"))
-                            .as("%s ACKs completing a handshake", ip).isZero();
-                    assertThat(count(cap, ip + ".src == " + v[2] + " && tcp.srcport == 7002 && tcp.flags.reset == 1"
-                            + " && tcp.flags.ack == 1")).as("%s resets of the closed port", ip).isGreaterThanOrEqualTo(2);
-                    assertThat(count(cap, us + " && " + ip + ".dst == " + v[3] + " && " + syn))
-                            .as("%s SYNs to the blackholed target", ip).isGreaterThanOrEqualTo(2);
-                    assertThat(count(cap, ip + ".src == " + v[3])).as("%s answers from the blackholed target", ip).isZero();
+                    String us = v[1];
+                    String target = v[2];
+                    String dropped = v[3];
+                    List<Seg> synsToOpen = segs.stream().filter(x -> x.from(us) && x.to(target, 7000) && x.syn && !x.ack).toList();
+                    assertThat(synsToOpen).as("%s SYNs to the listener", ip).hasSizeGreaterThanOrEqualTo(2)
+                            .allSatisfy(x -> assertThat(x.checksumGood && x.mss == 1460)
+                                    .as("good checksum and MSS 1460: %s", x).isTrue());
+                    assertThat(segs.stream().filter(x -> x.from(target) && x.sport == 7000 && x.syn && x.ack))
+                            .as("%s SYN-ACKs of the listener", ip).hasSizeGreaterThanOrEqualTo(2);
+                    assertThat(segs.stream().filter(x -> x.from(us) && x.to(target, 7000) && x.rst && !x.ack))
+                            .as("%s resets of mclb's host kernel to the SYN-ACKs", ip).hasSizeGreaterThanOrEqualTo(2);
+                    assertThat(segs.stream().filter(x -> x.from(us) && x.to(target, 7000) && x.ack))
+                            .as("%s ACKs completing a handshake", ip).isEmpty();
+                    assertThat(segs.stream().filter(x -> x.from(target) && x.sport == 7002 && x.rst && x.ack))
+                            .as("%s resets of the closed port", ip).hasSizeGreaterThanOrEqualTo(2);
+                    assertThat(segs.stream().filter(x -> x.from(us) && x.to(dropped, 7000) && x.syn && !x.ack))
+                            .as("%s SYNs to the blackholed target", ip).hasSizeGreaterThanOrEqualTo(2);
+                    assertThat(segs.stream().filter(x -> x.from(dropped)))
+                            .as("%s answers from the blackholed target", ip).isEmpty();
                 }
-                List<String> ports = cap.rows("tcp.flags.syn == 1 && tcp.flags.ack == 0", "tcp.srcport").stream()
-                        .map(r -> r.get("tcp.srcport")).distinct().toList();
-                assertThat(ports).as("SYNs leave from one reserved port per loop and family").hasSizeBetween(1, 4);
+                assertThat(segs.stream().filter(x -> x.syn && !x.ack).map(x -> x.sport).distinct())
+                        .as("SYNs leave from one reserved port per loop and family").hasSizeBetween(1, 4);
                 assertThat(cap.problems("tcp")).as("malformed segments").isEmpty();
             });
         }
@@ -111,16 +113,42 @@ class TcpHalfOpenInteropIT {
         far.exec(t, "ip", "-6", "route", "add", "blackhole", "fd00:98::/64").check("blackhole v6");
     }
 
-    /** Frames matching {@code filter}, with tshark verifying TCP checksums (off by default). */
-    private static int count(Tshark cap, String filter) throws IOException, InterruptedException {
+    /** One TCP segment of the capture. */
+    private record Seg(String src, String dst, int sport, int dport, boolean syn, boolean ack, boolean rst,
+                       boolean checksumGood, int mss) {
+        boolean from(String address) {
+            return src.equals(address);
+        }
+
+        boolean to(String address, int port) {
+            return dst.equals(address) && dport == port;
+        }
+    }
+
+    /** Every TCP segment of the capture, decoded once, with tshark verifying the checksums (off by default). */
+    private static List<Seg> segments(Tshark cap) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("tshark", "-o", "tcp.check_checksum:TRUE", "-r",
-                cap.file().toString(), "-Y", filter));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                cap.file().toString(), "-Y", "tcp", "-T", "fields", "-E", "separator=|", "-E", "occurrence=f"));
+        for (String f : List.of("ip.src", "ipv6.src", "ip.dst", "ipv6.dst", "tcp.srcport", "tcp.dstport",
+                "tcp.flags.syn", "tcp.flags.ack", "tcp.flags.reset", "tcp.checksum.status", "tcp.options.mss_val")) {
+            cmd.add("-e");
+            cmd.add(f);
+        }
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
-            throw new IllegalStateException("tshark " + filter + ": " + out);
+            throw new IllegalStateException("tshark: " + out);
         }
-        return (int) out.lines().filter(l -> !l.isBlank()).count();
+        return out.lines().filter(l -> !l.isBlank()).map(l -> {
+            String[] f = l.split("\\|", -1);
+            return new Seg(f[0].isEmpty() ? f[1] : f[0], f[2].isEmpty() ? f[3] : f[2], Integer.parseInt(f[4]),
+                    Integer.parseInt(f[5]), set(f[6]), set(f[7]), set(f[8]), f[9].equals("1") || f[9].equalsIgnoreCase("good"),
+                    f[10].isEmpty() ? -1 : Integer.parseInt(f[10]));
+        }).toList();
+    }
+
+    private static boolean set(String flag) {
+        return flag.equals("1") || flag.equalsIgnoreCase("true");
     }
 
     /**
