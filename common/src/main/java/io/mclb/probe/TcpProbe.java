@@ -7,11 +7,14 @@ import io.mclb.config.ProbeConfig;
 import io.mclb.farm.RealServer;
 import io.mclb.service.ProbeFactory;
 import io.netty.channel.Channel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code ip slb probe NAME tcp} with {@code port N} (default: the real's port),
@@ -24,6 +27,8 @@ import java.util.List;
  */
 public final class TcpProbe implements ProbeFactory {
     static final String TYPE = "tcp";
+    private static final Logger LOG = LoggerFactory.getLogger(TcpProbe.class);
+    private static final AtomicBoolean NOT_EPOLL_LOGGED = new AtomicBoolean();
 
     /**
      * @param port 0 = the real's port (or its virtual server's)
@@ -88,7 +93,12 @@ public final class TcpProbe implements ProbeFactory {
         }
         InetSocketAddress target = new InetSocketAddress(ProbeTargets.address(s.address(), real), port);
         boolean v6 = target.getAddress() instanceof Inet6Address;
-        if (!s.fullHandshake() && TcpProbeSockets.supports(ctx.loop()) && TcpRawSocket.available(v6)) {
+        boolean epoll = TcpProbeSockets.supports(ctx.loop());
+        if (!epoll && !s.fullHandshake() && NOT_EPOLL_LOGGED.compareAndSet(false, true)) {
+            LOG.info("tcp probes complete a handshake over Netty channels: half-open checks need the epoll transport"
+                    + " (mclb transport epoll)");
+        }
+        if (!s.fullHandshake() && epoll && TcpRawSocket.available(v6)) {
             TcpRawSocket raw = TcpRawSocket.acquire(ctx.loop(), v6);
             if (raw.unavailable() == null) {
                 return new TcpHalfOpenCheck(target, raw);

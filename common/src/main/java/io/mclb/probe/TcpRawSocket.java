@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -65,12 +64,10 @@ final class TcpRawSocket {
     private final int port;
     private final EpollDatagramChannel channel;
     private final RouteSource routes;
-    private final Waiter[] bySlot = new Waiter[65536];
-    private final int[] seqBySlot = new int[65536];
-    private int nextSlot;
+    private final CheckSlots<Waiter> slots = new CheckSlots<>();
+    private final int[] seqBySlot = new int[CheckSlots.SIZE];
+    private final GridFlush flush;
     private int users;
-    private boolean flushQueued;
-    private final Runnable flush = this::flushWrites;
     /** Answers read whose acknowledgment or sender matched no check waiting (late, or another's): tests. */
     private long unmatched;
 
@@ -119,6 +116,7 @@ final class TcpRawSocket {
         this.reservation = reserved;
         this.port = p;
         this.channel = ch;
+        this.flush = ch == null ? null : new GridFlush(loop, ch);
     }
 
     private static synchronized void logModeOnce(int family, String why, int port) {
@@ -179,7 +177,7 @@ final class TcpRawSocket {
             closeQuietly(reservation);
         }
         routes.close();
-        Arrays.fill(bySlot, null);
+        slots.clear();
     }
 
     /** Why this socket cannot send, or null. */
@@ -210,50 +208,25 @@ final class TcpRawSocket {
      * @return its slot (give it to {@link #forget}), or -1 when no slot is free
      */
     int send(Waiter w, int sourceV4, int targetV4) {
-        int slot = -1;
-        for (int i = 0; i < bySlot.length; i++) {
-            int s = (nextSlot + i) & 0xffff;
-            if (bySlot[s] == null) {
-                slot = s;
-                break;
-            }
-        }
+        int slot = slots.take(w);
         if (slot < 0) {
             return -1;
         }
-        nextSlot = (slot + 1) & 0xffff;
         int seq = ThreadLocalRandom.current().nextInt() & 0xffff0000 | slot;
-        bySlot[slot] = w;
         seqBySlot[slot] = seq;
         ByteBuf syn = TcpSegment.syn(channel.alloc(), v6, sourceV4, targetV4, port, w.port(), seq);
-        final int sent = slot;
         channel.write(new DatagramPacket(syn, w.destination())).addListener(f -> {
-            if (!f.isSuccess() && bySlot[sent] == w) {
-                bySlot[sent] = null;
+            if (!f.isSuccess() && slots.release(slot, w)) {
                 w.unsent(f.cause().getMessage());
             }
         });
-        // the checks of one grid slot (CheckGrid) write here in one pass of the loop: one flush
-        // after them all goes out as one sendmmsg
-        if (!flushQueued) {
-            flushQueued = true;
-            loop.execute(flush);
-        }
+        flush.request();
         return slot;
-    }
-
-    private void flushWrites() {
-        flushQueued = false;
-        if (channel.isOpen()) {
-            channel.flush();
-        }
     }
 
     /** The check no longer waits for {@code slot} (answered elsewhere, timed out, closed). */
     void forget(int slot, Waiter w) {
-        if (slot >= 0 && bySlot[slot] == w) {
-            bySlot[slot] = null;
-        }
+        slots.release(slot, w);
     }
 
     private void answer(DatagramPacket p) {
@@ -269,13 +242,13 @@ final class TcpRawSocket {
         }
         int seq = TcpSegment.acknowledgment(d, at) - 1;
         int slot = seq & 0xffff;
-        Waiter w = bySlot[slot];
+        Waiter w = slots.get(slot);
         if (w == null || seqBySlot[slot] != seq || TcpSegment.sourcePort(d, at) != w.port()
                 || !w.destination().getAddress().equals(p.sender().getAddress())) {
             unmatched++;
             return;
         }
-        bySlot[slot] = null;
+        slots.release(slot, w);
         w.answered(synAck);
     }
 
