@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.security.SecureRandom;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,9 +28,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * socket bound to it and never listening (so no other socket takes it and the kernel still
  * resets what arrives for it); the raw socket's kernel filter passes only SYN-ACKs and resets to
  * it. One port serves every target, since the 4-tuple tells the checks apart; the initial
- * sequence number carries the check's slot (its low 16 bits) and a random nonce (the high 16),
- * and an answer counts only when it acknowledges exactly that number, from the target's address
- * and port.
+ * sequence number is the check's slot (low 16 bits) and a random nonce (high 16) plus a keyed
+ * hash of the target ({@link SynSequence}), and an answer counts only when it acknowledges
+ * exactly that number, from the target's address and port.
  *
  * <p>Needs CAP_NET_RAW and the JNI helper; where either is missing {@link #unavailable()} says
  * why and the probe connects instead ({@link TcpConnectCheck}). The mode is logged once per
@@ -66,6 +67,7 @@ final class TcpRawSocket {
     private final RouteSource routes;
     private final CheckSlots<Waiter> slots = new CheckSlots<>();
     private final int[] seqBySlot = new int[CheckSlots.SIZE];
+    private final SynSequence secret = new SynSequence(new SecureRandom());
     private final GridFlush flush;
     private int users;
     /** Answers read whose acknowledgment or sender matched no check waiting (late, or another's): tests. */
@@ -214,7 +216,8 @@ final class TcpRawSocket {
         }
         int seq = ThreadLocalRandom.current().nextInt() & 0xffff0000 | slot;
         seqBySlot[slot] = seq;
-        ByteBuf syn = TcpSegment.syn(channel.alloc(), v6, sourceV4, targetV4, port, w.port(), seq);
+        int isn = seq + secret.offset(w.destination().getAddress(), w.port());
+        ByteBuf syn = TcpSegment.syn(channel.alloc(), v6, sourceV4, targetV4, port, w.port(), isn);
         channel.write(new DatagramPacket(syn, w.destination())).addListener(f -> {
             if (!f.isSuccess() && slots.release(slot, w)) {
                 w.unsent(f.cause().getMessage());
@@ -240,7 +243,8 @@ final class TcpRawSocket {
         if (!synAck && !TcpSegment.isAckedReset(flags)) {
             return;
         }
-        int seq = TcpSegment.acknowledgment(d, at) - 1;
+        int seq = TcpSegment.acknowledgment(d, at) - 1
+                - secret.offset(p.sender().getAddress(), TcpSegment.sourcePort(d, at));
         int slot = seq & 0xffff;
         Waiter w = slots.get(slot);
         if (w == null || seqBySlot[slot] != seq || TcpSegment.sourcePort(d, at) != w.port()
