@@ -7,9 +7,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class StickyExpirySweeperTest {
     @TempDir
@@ -56,6 +61,60 @@ class StickyExpirySweeperTest {
             }
             assertThat(removed).isEqualTo(500);
             assertThat(table.size()).isZero();
+        }
+    }
+
+    /** The runtime closes the table right after the sweeper: a slice still walking would fail on the closed map. */
+    @Test
+    void closeWaitsForTheSliceUnderWayAndDoesNotInterruptItsListeners() throws Exception {
+        ManualClock clock = new ManualClock(0, 1_700_000_000_000L);
+        long nowS = clock.epochMillis() / 1000;
+        try (ChronicleStickyTable table = StickyTables.open(dir, 10_000)) {
+            for (int i = 0; i < 200; i++) {
+                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 5));
+            }
+            clock.advanceSeconds(6);
+            CountDownLatch inListener = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicBoolean interrupted = new AtomicBoolean();
+            AtomicBoolean listenerDone = new AtomicBoolean();
+            table.addListener(new StickyChangeListener() {
+                @Override
+                public void onPut(byte[] key, byte[] value, byte[] previous) {
+                }
+
+                @Override
+                public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+                    if (inListener.getCount() == 0) {
+                        return;
+                    }
+                    inListener.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                    }
+                    listenerDone.set(true);
+                }
+            });
+            StickyExpirySweeper sweeper = new StickyExpirySweeper(table, clock, Duration.ofMillis(64));
+            sweeper.start();
+            assertThat(inListener.await(30, TimeUnit.SECONDS)).as("a slice removed an expired entry").isTrue();
+
+            AtomicReference<Boolean> doneWhenClosed = new AtomicReference<>();
+            Thread closer = new Thread(() -> {
+                sweeper.close();
+                doneWhenClosed.set(listenerDone.get());
+            });
+            closer.start();
+            // close() is either waiting for the slice (the fix) or has already returned (it did not wait)
+            await().atMost(Duration.ofSeconds(30)).until(() -> closer.getState() == Thread.State.TIMED_WAITING
+                    || closer.getState() == Thread.State.TERMINATED);
+            release.countDown();
+            closer.join(30_000);
+
+            assertThat(doneWhenClosed.get()).as("close() returned only after the slice under way had finished").isTrue();
+            assertThat(interrupted).as("the slice's listener was not interrupted").isFalse();
         }
     }
 
