@@ -49,9 +49,7 @@ class StickyExpirySweeperTest {
         try (ChronicleStickyTable table = StickyTables.open(dir, 10_000);
              StickyExpirySweeper sweeper = new StickyExpirySweeper(table, clock, Duration.ofSeconds(10))) {
             assertThat(sweeper.runSlice()).as("an empty table is not walked").isZero();
-            for (int i = 0; i < 500; i++) {
-                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 5));
-            }
+            fill(table, 500, nowS, 5);
             clock.advanceSeconds(6);
             int removed = 0;
             for (int i = 0; i < StickyExpirySweeper.SLICES; i++) {
@@ -61,6 +59,13 @@ class StickyExpirySweeperTest {
             }
             assertThat(removed).isEqualTo(500);
             assertThat(table.size()).isZero();
+        }
+    }
+
+    /** {@code n} IMSIs from 100 on real 1, written at {@code nowS} for {@code lifeS} seconds. */
+    private static void fill(ChronicleStickyTable table, int n, long nowS, long lifeS) {
+        for (int i = 0; i < n; i++) {
+            table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + lifeS));
         }
     }
 
@@ -79,9 +84,7 @@ class StickyExpirySweeperTest {
         long nowS = clock.epochMillis() / 1000;
         try (ChronicleStickyTable table = StickyTables.open(dir, 10_000);
              StickyExpirySweeper sweeper = new StickyExpirySweeper(table, clock, Duration.ofSeconds(10))) {
-            for (int i = 0; i < 500; i++) {
-                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 3600));
-            }
+            fill(table, 500, nowS, 3600);
             assertThat(round(sweeper)).isZero();
             long[] first = table.sweptSlices();
             assertThat(first[0]).as("the first round walks every slice").isEqualTo(StickyExpirySweeper.SLICES);
@@ -110,9 +113,7 @@ class StickyExpirySweeperTest {
              StickyExpirySweeper sweeper = new StickyExpirySweeper(table, clock, Duration.ofSeconds(10))) {
             ChronicleStickyTableTest.RecordingListener events = new ChronicleStickyTableTest.RecordingListener();
             table.addListener(events);
-            for (int i = 0; i < 500; i++) {
-                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 3600));
-            }
+            fill(table, 500, nowS, 3600);
             round(sweeper); // walks all (first round)
             clock.advanceSeconds(10);
             round(sweeper); // skips all
@@ -143,9 +144,7 @@ class StickyExpirySweeperTest {
         ManualClock clock = new ManualClock(0, 1_700_000_000_000L);
         long nowS = clock.epochMillis() / 1000;
         try (ChronicleStickyTable table = StickyTables.open(dir, 10_000)) {
-            for (int i = 0; i < 200; i++) {
-                table.put(ChronicleStickyTableTest.imsi(Integer.toString(100 + i)), new StickyValue().set(1, nowS, nowS + 5));
-            }
+            fill(table, 200, nowS, 5);
             clock.advanceSeconds(6);
             CountDownLatch inListener = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
