@@ -14,7 +14,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
-import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -28,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The data path of one virtual server on one event loop: the handler of its listener socket and of
  * its sockets toward the reals. What both relays share lives here: admission (oversized, out of
- * service), datagrams written and flushed once per I/O pass of the loop, drops counted
+ * service), answers written on the virtual address and flushed once per read batch, drops counted
  * by reason, data-path errors caught and counted (never thrown out of the loop, logged once), the
  * ageing timer and the upstream sockets' handler. The two kinds of relay say what a datagram is:
  * {@link FlowRelay} (plain UDP flows) and {@link io.mclb.transaction.TransactionRelay} (request /
@@ -52,9 +51,6 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     private int vipPort;
     private ScheduledFuture<?> ager;
     private boolean vipDirty;
-    /** Flushes what the pass wrote; queued once per I/O pass of the loop, not once per channel read. */
-    private final Runnable passEnd = this::endPass;
-    private boolean passEndQueued;
     private boolean warnedInternal;
 
     protected Relay(VirtualServer vs, EventLoop loop, long agePeriodMs) {
@@ -137,40 +133,9 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
     @Override
     public final void channelReadComplete(ChannelHandlerContext c) {
-        endOfBatch();
-    }
-
-    /**
-     * A channel's read batch ended. Its writes wait for the end of the loop's I/O pass (a tail
-     * task, after every ready channel was read): the answers that the pass read from many upstream
-     * sockets leave the listener in one sendmmsg, not one per upstream socket (the closed loop read
-     * 2-3 answers per upstream socket and pass: perf/README.md, "Issue 15").
-     */
-    private void endOfBatch() {
-        if (!passEndQueued) {
-            if (loop instanceof SingleThreadEventLoop l && !l.isShuttingDown()) {
-                passEndQueued = true;
-                try {
-                    l.executeAfterEventLoopIteration(passEnd);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    passEndQueued = false;
-                    endPass();
-                }
-            } else {
-                endPass();
-            }
-        }
+        flushUpstreams();
+        flushVip();
         afterBatch();
-    }
-
-    private void endPass() {
-        passEndQueued = false;
-        try {
-            flushUpstreams();
-            flushVip();
-        } catch (Throwable t) {
-            internalError(t);
-        }
     }
 
     @Override
@@ -315,7 +280,9 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext c) {
-            endOfBatch();
+            flushVip();
+            flushUpstreams();
+            afterBatch();
         }
 
         @Override
