@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -32,7 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * pipeline, no outbound buffer) until {@link MclbDatagramChannel#flushSends}, then leave each once
  * to its own recipient and are released; what the queue cannot take goes through the pipeline as
  * before; a datagram the kernel refuses is released and reported as Netty's write reports it
- * (exceptionCaught) without stopping the rest; past the bound the caller keeps the datagram; a
+ * (exceptionCaught) without stopping the rest; while the socket is not writable they wait for
+ * its writability event; past the bound the caller keeps the datagram; a
  * close releases what waited. Real loopback sockets, the data path's own bootstrap.
  */
 class MclbDatagramChannelSendTest {
@@ -68,6 +70,18 @@ class MclbDatagramChannelSendTest {
         return ch.alloc().directBuffer().writeBytes(text.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** On the loop: sends {@code n} direct datagrams {@code prefix + i} to {@code to(i)}, their contents kept in {@code into}. */
+    private static List<MclbDatagramChannel.Send> queue(MclbDatagramChannel ch, int n, String prefix,
+                                                        IntFunction<InetSocketAddress> to, List<ByteBuf> into) {
+        List<MclbDatagramChannel.Send> results = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ByteBuf content = direct(ch, prefix + i);
+            into.add(content);
+            results.add(ch.send(content, to.apply(i)));
+        }
+        return results;
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1", "::1"})
     void queuedDatagramsLeaveAtTheFlushEachOnceToItsRecipientAndAreReleased(String host) throws Exception {
@@ -80,12 +94,7 @@ class MclbDatagramChannelSendTest {
             DatagramEnvelopes envelopes = new DatagramEnvelopes(ch.eventLoop());
             List<ByteBuf> contents = new ArrayList<>();
             List<MclbDatagramChannel.Send> results = ch.eventLoop().submit(() -> {
-                List<MclbDatagramChannel.Send> r = new ArrayList<>();
-                for (int i = 0; i < 40; i++) {
-                    ByteBuf content = direct(ch, "s" + i);
-                    contents.add(content);
-                    r.add(ch.send(content, to[i % 2]));
-                }
+                List<MclbDatagramChannel.Send> r = queue(ch, 40, "s", i -> to[i % 2], contents);
                 // a heap buffer cannot be pointed at: it goes the pipeline's way, copied as before
                 ByteBuf onHeap = Unpooled.copiedBuffer("heap", StandardCharsets.US_ASCII);
                 r.add(ch.send(onHeap, (InetSocketAddress) heap.getLocalAddress()));
@@ -118,18 +127,45 @@ class MclbDatagramChannelSendTest {
             InetSocketAddress ok = (InetSocketAddress) a.getLocalAddress();
             InetSocketAddress refused = new InetSocketAddress(lo, 0); // udp_sendmsg: EINVAL for port 0
             List<ByteBuf> contents = new ArrayList<>();
-            ch.eventLoop().submit(() -> {
-                for (int i = 0; i < 6; i++) {
-                    ByteBuf content = direct(ch, "r" + i);
-                    contents.add(content);
-                    assertThat(ch.send(content, i == 2 || i == 3 ? refused : ok)).isEqualTo(MclbDatagramChannel.Send.QUEUED);
-                }
+            List<MclbDatagramChannel.Send> results = ch.eventLoop().submit(() -> {
+                List<MclbDatagramChannel.Send> r = queue(ch, 6, "r", i -> i == 2 || i == 3 ? refused : ok, contents);
                 ch.flushSends();
+                return r;
             }).get(10, TimeUnit.SECONDS);
+            assertThat(results).containsOnly(MclbDatagramChannel.Send.QUEUED);
             assertThat(MclbDatagramChannelTest.drain(a, 4)).containsExactly("r0", "r1", "r4", "r5");
             assertThat(errors).as("one error per refused datagram, as Netty's void promise reports a failed write")
                     .hasSize(2).allMatch(e -> e instanceof java.io.IOException && e.getMessage().contains("sendmmsg"));
             assertThat(contents).allMatch(c -> c.refCnt() == 0);
+        } finally {
+            ch.close().sync();
+        }
+    }
+
+    /**
+     * Back-pressure: with EPOLLOUT armed (as a send that met a full socket buffer leaves it) a flush
+     * sends nothing; the kernel's writability event then sends what waited, once, and disarms it.
+     * Loopback never fills a send buffer (its transmit orphans each datagram), so the test arms
+     * the flag itself; the EAGAIN that arms it in production is sendmmsg returning 0.
+     */
+    @Test
+    void whileWaitingForWritabilityAFlushSendsNothingAndTheWritableEventSendsWhatWaited() throws Exception {
+        InetAddress lo = InetAddress.getByName("127.0.0.1");
+        MclbDatagramChannel ch = open(lo);
+        try (DatagramChannel a = DatagramChannel.open().bind(new InetSocketAddress(lo, 0))) {
+            InetSocketAddress to = (InetSocketAddress) a.getLocalAddress();
+            List<ByteBuf> contents = new ArrayList<>();
+            boolean heldBack = ch.eventLoop().submit(() -> {
+                ch.setFlag(Native.EPOLLOUT);
+                queue(ch, 5, "w", i -> to, contents);
+                ch.flushSends();
+                return contents.stream().allMatch(c -> c.refCnt() == 1);
+            }).get(10, TimeUnit.SECONDS);
+            assertThat(heldBack).as("the flush waits for writability").isTrue();
+            assertThat(MclbDatagramChannelTest.drain(a, 5)).containsExactly("w0", "w1", "w2", "w3", "w4");
+            assertThat(contents).allMatch(c -> c.refCnt() == 0);
+            assertThat(ch.eventLoop().submit(() -> ch.isFlagSet(Native.EPOLLOUT)).get(10, TimeUnit.SECONDS))
+                    .as("disarmed once nothing waits").isFalse();
         } finally {
             ch.close().sync();
         }
@@ -142,11 +178,7 @@ class MclbDatagramChannelSendTest {
         InetSocketAddress to = new InetSocketAddress(lo, 9); // never flushed: nothing is sent
         List<ByteBuf> queued = new ArrayList<>();
         ByteBuf over = ch.eventLoop().submit(() -> {
-            for (int i = 0; i < SendQueue.MAX; i++) {
-                ByteBuf content = direct(ch, "q");
-                queued.add(content);
-                assertThat(ch.send(content, to)).isEqualTo(MclbDatagramChannel.Send.QUEUED);
-            }
+            assertThat(queue(ch, SendQueue.MAX, "q", i -> to, queued)).containsOnly(MclbDatagramChannel.Send.QUEUED);
             ByteBuf extra = direct(ch, "over");
             assertThat(ch.send(extra, to)).isEqualTo(MclbDatagramChannel.Send.QUEUE_FULL);
             return extra;
