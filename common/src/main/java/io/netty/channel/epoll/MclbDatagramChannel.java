@@ -52,6 +52,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     private final SendBatch sendBatch = new SendBatch();
     /** Datagrams {@link #send} took, waiting for {@link #flushSends} or writability (loop-confined). */
     private final SendQueue sendQueue = new SendQueue();
+    private final PipelineWrites pipelineWrites;
     /** A datagram went through the pipeline since the last {@link #flushSends}: it flushes the channel too. */
     private boolean pipelineWritten;
     /** recvmmsg and sendmmsg through mclb's helper ({@link MmsgVector}), else through Netty's natives. */
@@ -69,6 +70,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         }
         this.ownSyscalls = ownSyscalls;
         config = new MclbDatagramChannelConfig(this);
+        pipelineWrites = new PipelineWrites(this, sendBatch, ownSyscalls);
     }
 
     /** Which recvmmsg/sendmmsg the data path's channels use here, for the start log. */
@@ -202,86 +204,16 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         }
     }
 
-    // ---- writes: Netty's EpollDatagramChannel.doWrite (4.2), the batch filled by SendBatch
+    // ---- pipeline writes: Netty's EpollDatagramChannel.doWrite (4.2) in PipelineWrites
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        int maxMessagesPerWrite = maxMessagesPerWrite();
-        while (maxMessagesPerWrite > 0) {
-            Object msg = in.current();
-            if (msg == null) {
-                break;
-            }
-            try {
-                // sendmmsg even for one datagram: Netty's sendto path copies the address per datagram too
-                int sent = sendmmsg(in, maxMessagesPerWrite);
-                if (sent == 0) {
-                    break;
-                }
-                if (sent > 0) {
-                    for (int i = 0; i < sent; i++) {
-                        in.remove();
-                    }
-                    maxMessagesPerWrite -= sent;
-                    continue;
-                }
-                boolean done = false;
-                for (int i = config.getWriteSpinCount(); i > 0; --i) {
-                    if (writeOne(msg)) {
-                        done = true;
-                        break;
-                    }
-                }
-                if (!done) {
-                    break;
-                }
-                in.remove();
-                maxMessagesPerWrite--;
-            } catch (IOException e) {
-                // one peer's error (e.g. unreachable) must not stop the datagrams to the others
-                maxMessagesPerWrite--;
-                in.remove(e);
-            }
-        }
+        pipelineWrites.write(in, maxMessagesPerWrite());
         if (in.isEmpty() && sendQueue.isEmpty()) {
             clearFlag(Native.EPOLLOUT);
         } else {
             setFlag(Native.EPOLLOUT);
         }
-    }
-
-    /**
-     * One sendmmsg of the flushed datagrams from the current one on, at most {@code max}: how many
-     * left (0: the socket buffer is full), or -1 when the current one cannot go in a batch.
-     */
-    private int sendmmsg(ChannelOutboundBuffer in, int max) throws Exception {
-        if (ownSyscalls) {
-            MmsgVector vector = SendBatch.loopVector();
-            sendBatch.fill(in, vector, socket.family() == SocketProtocolFamily.INET6, max);
-            return vector.count() == 0 ? -1 : vector.send(socket.intValue());
-        }
-        if (!Native.IS_SUPPORTING_SENDMMSG) {
-            return -1;
-        }
-        NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
-        sendBatch.fill(in, array, max);
-        int cnt = array.count();
-        return cnt == 0 ? -1 : socket.sendmmsg(array.packets(), 0, cnt);
-    }
-
-    @SuppressWarnings("unchecked")
-    private boolean writeOne(Object msg) throws IOException {
-        ByteBuf data;
-        InetSocketAddress to;
-        if (msg instanceof AddressedEnvelope) {
-            AddressedEnvelope<ByteBuf, InetSocketAddress> e = (AddressedEnvelope<ByteBuf, InetSocketAddress>) msg;
-            data = e.content();
-            to = e.recipient();
-        } else {
-            data = (ByteBuf) msg;
-            to = null;
-        }
-        return data.readableBytes() == 0 || doWriteOrSendBytes(data, to, false) > 0;
     }
 
     @Override
