@@ -2,6 +2,7 @@ package io.mclb.vserver;
 
 import io.mclb.farm.RealServer;
 import io.mclb.farm.RealState;
+import io.mclb.net.DatagramEnvelopes;
 import io.mclb.net.DropReason;
 import io.mclb.overload.SessionGuard;
 import io.mclb.select.Selection;
@@ -90,12 +91,13 @@ public final class FlowRelay extends Relay {
             flow.unansweredSinceNs = nowNs;
         }
         flow.realRequests.increment();
-        if (flow.socket.send(envelopes.wrap(packet.content(), flow.target))) {
+        DropReason refused = flow.socket.send(envelopes, packet.content(), flow.target);
+        if (refused == null) {
             if (flow.socket.ready()) {
                 markDirty(flow.socket.channel);
             }
         } else {
-            drop(packet, DropReason.UPSTREAM_UNAVAILABLE);
+            drop(packet, refused);
         }
     }
 
@@ -337,7 +339,7 @@ public final class FlowRelay extends Relay {
     @Override
     protected void flushUpstreams() {
         for (int i = 0, n = dirty.size(); i < n; i++) {
-            dirty.get(i).flush();
+            DatagramEnvelopes.flush(dirty.get(i));
         }
         dirty.clear();
     }

@@ -1,5 +1,8 @@
 package io.mclb.vserver;
 
+import io.mclb.net.DatagramEnvelopes;
+import io.mclb.net.DropReason;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.socket.DatagramPacket;
 
@@ -36,20 +39,23 @@ final class FlowSocket {
         return ready;
     }
 
-    /** Writes (without flushing) or queues until bound; false if the queue is full (caller drops). */
-    boolean send(DatagramPacket p) {
+    /**
+     * Writes {@code content} to {@code to} (without flushing) or queues it until bound: null when
+     * taken, else why not (the caller still owns the content, drops and counts it): the socket's
+     * send queue is full ({@code send_failed}) or too many wait for the bind ({@code upstream_unavailable}).
+     */
+    DropReason send(DatagramEnvelopes envelopes, ByteBuf content, InetSocketAddress to) {
         if (ready) {
-            channel.write(p, channel.voidPromise());
-            return true;
+            return envelopes.send(channel, content, to) ? null : DropReason.SEND_FAILED;
         }
         if (pending == null) {
             pending = new ArrayDeque<>();
         }
         if (pending.size() >= MAX_PENDING) {
-            return false;
+            return DropReason.UPSTREAM_UNAVAILABLE;
         }
-        pending.add(p);
-        return true;
+        pending.add(envelopes.wrap(content, to));
+        return null;
     }
 
     /** The bind completed: send what waited. */

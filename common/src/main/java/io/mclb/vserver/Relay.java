@@ -173,10 +173,17 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
         fromVip(answer, client);
     }
 
-    /** Writes a datagram from the virtual address to {@code to} (flushed after the batch), uncounted. */
+    /**
+     * Writes a datagram from the virtual address to {@code to} (flushed after the batch), uncounted
+     * but for a drop ({@code send_failed}) when the listener's send queue is full.
+     */
     protected final void fromVip(ByteBuf datagram, InetSocketAddress to) {
-        vip.write(envelopes.wrap(datagram, to), vip.voidPromise());
-        vipDirty = true;
+        if (envelopes.send(vip, datagram, to)) {
+            vipDirty = true;
+        } else {
+            datagram.release();
+            vs.metrics().countDrop(DropReason.SEND_FAILED);
+        }
     }
 
     protected final void drop(DatagramPacket packet, DropReason reason) {
@@ -224,7 +231,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter {
     private void flushVip() {
         if (vipDirty) {
             vipDirty = false;
-            vip.flush();
+            DatagramEnvelopes.flush(vip);
         }
     }
 

@@ -7,6 +7,8 @@ import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.DefaultAddressedEnvelope;
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.unix.UnixChannelUtil;
@@ -32,7 +34,10 @@ import java.nio.channels.UnresolvedAddressException;
  * {@code channelRead}. It may release it, or take its content (as mclb's relays do when they
  * forward it) and its sender (immutable, kept as long as wanted), but never keep the packet
  * itself. Writes go out with one sendmmsg per flush, as Netty's do, the recipients written
- * without copying their address bytes ({@link SendBatch}); binds and options are Netty's:
+ * without copying their address bytes ({@link SendBatch}). The relays' datagrams skip the
+ * pipeline and Netty's outbound buffer altogether: {@link #send} queues (content, recipient) on
+ * the channel ({@link SendQueue}) and {@link #flushSends} hands them to one sendmmsg, with
+ * EPOLLOUT armed while the socket buffer is full, as Netty's flush does. Binds and options are Netty's:
  * SO_REUSEPORT, IP_FREEBIND, IP_TRANSPARENT, buffer sizes ({@link MclbDatagramChannelConfig}). No
  * multicast and no connected mode: the data path binds and addresses every datagram.
  *
@@ -45,6 +50,11 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     /** The one inbound packet of this channel, reset per datagram (loop-confined). */
     private final Received received = new Received();
     private final SendBatch sendBatch = new SendBatch();
+    /** Datagrams {@link #send} took, waiting for {@link #flushSends} or writability (loop-confined). */
+    private final SendQueue sendQueue = new SendQueue();
+    private final PipelineWrites pipelineWrites;
+    /** A datagram went through the pipeline since the last {@link #flushSends}: it flushes the channel too. */
+    private boolean pipelineWritten;
     /** recvmmsg and sendmmsg through mclb's helper ({@link MmsgVector}), else through Netty's natives. */
     private final boolean ownSyscalls;
 
@@ -60,6 +70,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         }
         this.ownSyscalls = ownSyscalls;
         config = new MclbDatagramChannelConfig(this);
+        pipelineWrites = new PipelineWrites(this, sendBatch, ownSyscalls);
     }
 
     /** Which recvmmsg/sendmmsg the data path's channels use here, for the start log. */
@@ -130,105 +141,102 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         resetCachedAddresses();
     }
 
-    // ---- writes: Netty's EpollDatagramChannel.doWrite (4.2), the batch filled by SendBatch
+    /** What {@link #send} did with a datagram. */
+    public enum Send {
+        /** Taken: it goes at the next {@link #flushSends} (or when the socket is writable again). */
+        QUEUED,
+        /** Not taken: write it through the pipeline (Netty's natives here, an empty or heap buffer, no recipient, a family this socket cannot reach, the channel not active). */
+        USE_PIPELINE,
+        /** Not taken: {@link SendQueue#MAX} datagrams already wait for the socket; the caller drops and counts it. */
+        QUEUE_FULL
+    }
+
+    /**
+     * Queues {@code content} (owned from here when taken) for {@code recipient} without the
+     * pipeline, Netty's outbound buffer or a packet object: the next {@link #flushSends} writes its
+     * memory and the recipient's sockaddr into the loop's sendmmsg vector. Call on the event loop.
+     */
+    public Send send(ByteBuf content, InetSocketAddress recipient) {
+        assert eventLoop().inEventLoop();
+        if (!ownSyscalls || !isActive() || recipient == null || recipient.isUnresolved()
+                || content.readableBytes() == 0 || !content.hasMemoryAddress()
+                || (!(recipient.getAddress() instanceof Inet4Address) && socket.family() != SocketProtocolFamily.INET6)) {
+            return Send.USE_PIPELINE;
+        }
+        return sendQueue.add(content, recipient) ? Send.QUEUED : Send.QUEUE_FULL;
+    }
+
+    /**
+     * Sends what {@link #send} queued (one sendmmsg per 1,024) and flushes what went through the
+     * pipeline. While the socket buffer is full (EPOLLOUT armed) the queue waits for writability,
+     * as Netty's flush does. Call on the event loop.
+     */
+    public void flushSends() {
+        if (!sendQueue.isEmpty() && !isFlagSet(Native.EPOLLOUT)) {
+            drainSendQueue();
+        }
+        if (pipelineWritten) {
+            pipelineWritten = false;
+            flush();
+        }
+    }
+
+    private void drainSendQueue() {
+        boolean empty = sendQueue.drain(socket.intValue(), sendBatch, socket.family() == SocketProtocolFamily.INET6,
+                pipeline());
+        try {
+            if (!empty) {
+                setFlag(Native.EPOLLOUT);
+            } else if (unsafe().outboundBuffer() == null || unsafe().outboundBuffer().isEmpty()) {
+                clearFlag(Native.EPOLLOUT);
+            }
+        } catch (IOException e) {
+            pipeline().fireExceptionCaught(e);
+        }
+    }
+
+    @Override
+    protected void doClose() throws Exception {
+        try {
+            super.doClose();
+        } finally {
+            sendQueue.releaseAll();
+        }
+    }
+
+    // ---- pipeline writes: Netty's EpollDatagramChannel.doWrite (4.2) in PipelineWrites
 
     @Override
     protected void doWrite(ChannelOutboundBuffer in) throws Exception {
-        int maxMessagesPerWrite = maxMessagesPerWrite();
-        while (maxMessagesPerWrite > 0) {
-            Object msg = in.current();
-            if (msg == null) {
-                break;
-            }
-            try {
-                // sendmmsg even for one datagram: Netty's sendto path copies the address per datagram too
-                int sent = sendmmsg(in, maxMessagesPerWrite);
-                if (sent == 0) {
-                    break;
-                }
-                if (sent > 0) {
-                    for (int i = 0; i < sent; i++) {
-                        in.remove();
-                    }
-                    maxMessagesPerWrite -= sent;
-                    continue;
-                }
-                boolean done = false;
-                for (int i = config.getWriteSpinCount(); i > 0; --i) {
-                    if (writeOne(msg)) {
-                        done = true;
-                        break;
-                    }
-                }
-                if (!done) {
-                    break;
-                }
-                in.remove();
-                maxMessagesPerWrite--;
-            } catch (IOException e) {
-                // one peer's error (e.g. unreachable) must not stop the datagrams to the others
-                maxMessagesPerWrite--;
-                in.remove(e);
-            }
-        }
-        if (in.isEmpty()) {
+        pipelineWrites.write(in, maxMessagesPerWrite());
+        if (in.isEmpty() && sendQueue.isEmpty()) {
             clearFlag(Native.EPOLLOUT);
         } else {
             setFlag(Native.EPOLLOUT);
         }
     }
 
-    /**
-     * One sendmmsg of the flushed datagrams from the current one on, at most {@code max}: how many
-     * left (0: the socket buffer is full), or -1 when the current one cannot go in a batch.
-     */
-    private int sendmmsg(ChannelOutboundBuffer in, int max) throws Exception {
-        if (ownSyscalls) {
-            MmsgVector vector = SendBatch.loopVector();
-            sendBatch.fill(in, vector, socket.family() == SocketProtocolFamily.INET6, max);
-            return vector.count() == 0 ? -1 : vector.send(socket.intValue());
-        }
-        if (!Native.IS_SUPPORTING_SENDMMSG) {
-            return -1;
-        }
-        NativeDatagramPacketArray array = ((NativeArrays) registration().attachment()).cleanDatagramPacketArray();
-        sendBatch.fill(in, array, max);
-        int cnt = array.count();
-        return cnt == 0 ? -1 : socket.sendmmsg(array.packets(), 0, cnt);
-    }
-
-    @SuppressWarnings("unchecked")
-    private boolean writeOne(Object msg) throws IOException {
-        ByteBuf data;
-        InetSocketAddress to;
-        if (msg instanceof AddressedEnvelope) {
-            AddressedEnvelope<ByteBuf, InetSocketAddress> e = (AddressedEnvelope<ByteBuf, InetSocketAddress>) msg;
-            data = e.content();
-            to = e.recipient();
-        } else {
-            data = (ByteBuf) msg;
-            to = null;
-        }
-        return data.readableBytes() == 0 || doWriteOrSendBytes(data, to, false) > 0;
-    }
-
     @Override
     @SuppressWarnings("unchecked")
     protected Object filterOutboundMessage(Object msg) {
+        pipelineWritten = true;
         if (msg instanceof DatagramPacket p) {
-            requireResolved(p.recipient());
+            // the recipient read first: the copy releases p, and a reused envelope forgets its recipient then
+            InetSocketAddress recipient = p.recipient();
+            requireResolved(recipient);
             ByteBuf content = p.content();
             return UnixChannelUtil.isBufferCopyNeededForWrite(content)
-                    ? new DatagramPacket(newDirectBuffer(p, content), p.recipient()) : msg;
+                    ? new DatagramPacket(newDirectBuffer(p, content), recipient) : msg;
         }
         if (msg instanceof ByteBuf buf) {
             return UnixChannelUtil.isBufferCopyNeededForWrite(buf) ? newDirectBuffer(buf) : buf;
         }
         if (msg instanceof AddressedEnvelope<?, ?> e && e.content() instanceof ByteBuf content
                 && (e.recipient() == null || e.recipient() instanceof InetSocketAddress)) {
-            requireResolved((InetSocketAddress) e.recipient());
+            InetSocketAddress recipient = (InetSocketAddress) e.recipient();
+            requireResolved(recipient);
             return UnixChannelUtil.isBufferCopyNeededForWrite(content)
-                    ? new DefaultAddressedEnvelope<>(newDirectBuffer(e, content), (InetSocketAddress) e.recipient()) : e;
+                    ? new DefaultAddressedEnvelope<>(newDirectBuffer(e, content), recipient) : e;
         }
         throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getSimpleName()
                 + " (expected: DatagramPacket, AddressedEnvelope<ByteBuf, InetSocketAddress>, ByteBuf)");
@@ -334,6 +342,15 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     private final class ReadUnsafe extends AbstractEpollUnsafe {
+        /** Writability first sends what {@link #send} queued, then (Netty's) what the outbound buffer holds. */
+        @Override
+        public void handle(IoRegistration registration, IoEvent event) {
+            if ((((EpollIoEvent) event).ops().value & EpollIoOps.EPOLL_ERR_OUT_MASK) != 0 && !sendQueue.isEmpty()) {
+                drainSendQueue();
+            }
+            super.handle(registration, event);
+        }
+
         /** Netty's EpollDatagramChannelUnsafe.epollInReady (4.2), reading with {@link #readBatch}. */
         @Override
         void epollInReady() {

@@ -114,8 +114,15 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
     }
 
     private boolean addToVector(DatagramPacket p) {
-        InetSocketAddress to = p.recipient();
-        ByteBuf buf = p.content();
+        return add(vector, p.content(), p.recipient(), ipv6Socket) && --budget > 0;
+    }
+
+    /**
+     * Adds {@code buf}'s readable bytes to {@code to} to {@code vector}; false (nothing added) when
+     * it has no recipient, is empty, has no memory address, cannot go from this socket's family
+     * ({@link MmsgVector#addSend}) or the vector is full.
+     */
+    boolean add(MmsgVector vector, ByteBuf buf, InetSocketAddress to, boolean ipv6Socket) {
         int length = buf.readableBytes();
         if (to == null || length == 0 || !buf.hasMemoryAddress()) {
             return false;
@@ -130,10 +137,7 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
             lo = ipv6Low[i];
             scope = six.getScopeId();
         }
-        if (!vector.addSend(buf.memoryAddress() + buf.readerIndex(), length, a, hi, lo, scope, to.getPort(), ipv6Socket)) {
-            return false;
-        }
-        return --budget > 0;
+        return vector.addSend(buf.memoryAddress() + buf.readerIndex(), length, a, hi, lo, scope, to.getPort(), ipv6Socket);
     }
 
     private byte[] ipv6Bytes(Inet6Address a) {

@@ -137,7 +137,7 @@ class MclbDatagramChannelTest {
     }
 
     /** Reads {@code count} datagrams, then checks nothing more arrives within 200 ms (a duplicate). */
-    private static List<String> drain(DatagramChannel c, int count) throws Exception {
+    static List<String> drain(DatagramChannel c, int count) throws Exception {
         List<String> got = new ArrayList<>();
         c.configureBlocking(false);
         ByteBuffer in = ByteBuffer.allocate(64);
@@ -271,12 +271,17 @@ class MclbDatagramChannelTest {
      * its bytes and sender and written back to that sender, in one flush per read batch as the
      * relays do. "::" is an IPv6 socket talking to IPv4 peers: senders arrive as ::ffff:a.b.c.d and
      * must come up as the IPv4 address (as Netty reports them), and answers to an IPv4 address
-     * must leave as the mapped address.
+     * must leave as the mapped address. {@code direct}: the answers go as the relays send them
+     * ({@link io.mclb.net.DatagramEnvelopes#send}: straight into the send queue on mclb's syscalls,
+     * through the pipeline on Netty's), else as pipeline writes.
      */
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"true, 127.0.0.1, 127.0.0.1", "true, ::1, ::1", "true, ::, 127.0.0.1",
-        "false, 127.0.0.1, 127.0.0.1", "false, ::1, ::1", "false, ::, 127.0.0.1"})
-    void bothSyscallPathsEchoEveryDatagramToItsSender(boolean own, String bindHost, String peerHost) throws Exception {
+    @org.junit.jupiter.params.provider.CsvSource({"true, 127.0.0.1, 127.0.0.1, false", "true, ::1, ::1, false",
+        "true, ::, 127.0.0.1, false", "false, 127.0.0.1, 127.0.0.1, false", "false, ::1, ::1, false",
+        "false, ::, 127.0.0.1, false", "true, 127.0.0.1, 127.0.0.1, true", "true, ::1, ::1, true",
+        "true, ::, 127.0.0.1, true", "false, ::, 127.0.0.1, true"})
+    void bothSyscallPathsEchoEveryDatagramToItsSender(boolean own, String bindHost, String peerHost, boolean direct)
+            throws Exception {
         assumeTrue(!own || MmsgVector.AVAILABLE, "mclb's recvmmsg helper loads here");
         InetAddress bindTo = InetAddress.getByName(bindHost);
         InetAddress peer = InetAddress.getByName(peerHost);
@@ -295,12 +300,20 @@ class MclbDatagramChannelTest {
                     public void channelRead(ChannelHandlerContext c, Object msg) {
                         DatagramPacket p = (DatagramPacket) msg;
                         senders.add(p.sender());
-                        c.write(envelopes.wrap(p.content(), p.sender()), c.voidPromise());
+                        if (direct) {
+                            envelopes.send(c.channel(), p.content(), p.sender());
+                        } else {
+                            c.write(envelopes.wrap(p.content(), p.sender()), c.voidPromise());
+                        }
                     }
 
                     @Override
                     public void channelReadComplete(ChannelHandlerContext c) {
-                        c.flush();
+                        if (direct) {
+                            io.mclb.net.DatagramEnvelopes.flush(c.channel());
+                        } else {
+                            c.flush();
+                        }
                     }
                 }).bind(new InetSocketAddress(bindTo, 0)).sync().channel();
         try (DatagramChannel a = DatagramChannel.open().bind(new InetSocketAddress(peer, 0));
