@@ -32,14 +32,25 @@ import java.net.InetSocketAddress;
  * and {@link #sgsnSignalling()} keep the SGSN's own), so the GGSN's own requests come to mclb
  * with the alias and are relayed to the SGSN with its TEID. One TEID names the session at mclb in
  * both directions; the sender (the session's GGSN or not) tells them apart.
+ *
+ * <p>A session that is not anchored is renewed in place ({@link #renewFor}) when its subscriber's
+ * create is accepted again by the same GGSN (an SGSN restart, a re-attach): the steady state of a
+ * known population allocates no session per create. A delete's transaction therefore names the
+ * context, not just the object ({@link GtpTx.End}: the session and its
+ * {@link io.mclb.binding.Binding#generation() generation}). Anchored sessions are never renewed: their
+ * follow-up states and mclb's TEID name the object.
  */
-public final class GtpSession extends Binding implements GtpTx {
+public final class GtpSession extends Binding {
     public static final BindingKind<GtpSession> KIND = BindingKind.of("gtp-session");
     /** Alias bit of a v2 session; v1 aliases are the bare TEID (as streams from older nodes carry them). */
     static final long V2_ALIAS = 1L << 32;
 
-    private final byte[] ggsnAddress;
-    private final int ggsnTeid;
+    /**
+     * Volatile: a session that is not anchored is renewed in place when its subscriber re-creates the
+     * context on the same GGSN ({@link #renewFor}); the GGSN's TEID and address are then the new context's.
+     */
+    private volatile byte[] ggsnAddress;
+    private volatile int ggsnTeid;
     private final boolean anchored;
     /**
      * The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123; v0: 3386);
@@ -122,6 +133,25 @@ public final class GtpSession extends Binding implements GtpTx {
     static long alias(int version, int teid) {
         long t = teid & 0xFFFF_FFFFL;
         return t == 0 ? 0 : version == 2 ? V2_ALIAS | t : t;
+    }
+
+    /**
+     * Whether {@code table}'s session {@code this}, of the same subscriber, can stand for the context
+     * an accepted create opens on {@code real} with the idle lifetime {@code idleNs}: neither is anchored
+     * (those name the object in their follow-up states) and nothing else would differ.
+     */
+    boolean renewableFor(RealServer real, long idleNs, boolean anchoredCreate) {
+        return !anchored && !anchoredCreate && real() == real && idleNs() == idleNs;
+    }
+
+    /**
+     * This session now stands for the subscriber's new context on the same GGSN: its TEID and
+     * signalling address. Only between {@link io.mclb.binding.BindingTable#startRenewal} and
+     * {@code finishRenewal}, which re-indexes the alias.
+     */
+    void renewFor(int ggsnTeid, byte[] ggsnAddress) {
+        this.ggsnTeid = ggsnTeid;
+        this.ggsnAddress = ggsnAddress;
     }
 
     /** The GTP version of the session's follow-ups: 2, or 1 (v0 sessions are found by IMSI, never by alias). */
