@@ -51,7 +51,6 @@ public final class GtpSession extends Binding {
      */
     private volatile byte[] ggsnAddress;
     private volatile int ggsnTeid;
-    private final boolean anchored;
     /**
      * The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123; v0: 3386);
      * null: not anchored. Volatile: an accepted inter-SGSN update ({@link #moveSgsn}) swaps it whole.
@@ -64,7 +63,8 @@ public final class GtpSession extends Binding {
     private final InetAddress ggsnInet;
     /**
      * The transaction states of an anchored session's follow-ups, made once: no allocation per
-     * request. Null for a session that is not anchored, whose follow-ups carry the session itself
+     * request; {@link #follow} non-null is also what says the session is anchored (no flag of its
+     * own: one byte more would grow every session by 8 now that {@link Binding} carries its generation). Null for a session that is not anchored, whose follow-ups carry the session itself
      * or nothing: about 100 bytes less per session, and per accepted create.
      */
     private final GtpTx.Follow follow;
@@ -111,7 +111,6 @@ public final class GtpSession extends Binding {
                byte[] ggsnAddress, int sgsnTeid, InetSocketAddress sgsnSignalling, long nowNs, long idleNs) {
         super(imsiRaw, nsapi, real, alias, nowNs, idleNs);
         this.ggsnTeid = ggsnTeid;
-        this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
         this.sgsn = sgsnSignalling == null ? null : new SgsnSide(sgsnTeid, sgsnSignalling);
         this.ggsnInet = anchored ? inet(ggsnAddress) : null;
@@ -141,7 +140,7 @@ public final class GtpSession extends Binding {
      * (those name the object in their follow-up states) and nothing else would differ.
      */
     boolean renewableFor(RealServer real, long idleNs, boolean anchoredCreate) {
-        return !anchored && !anchoredCreate && real() == real && idleNs() == idleNs;
+        return follow == null && !anchoredCreate && real() == real && idleNs() == idleNs;
     }
 
     /**
@@ -179,7 +178,7 @@ public final class GtpSession extends Binding {
 
     /** Whether the SGSN knows this session by mclb's TEID and the virtual address ({@code gtp signalling vip}). */
     public boolean anchored() {
-        return anchored;
+        return follow != null;
     }
 
     /** Whether the GGSN knows this session by the virtual address and mclb's TEID as the SGSN's. */
@@ -241,7 +240,7 @@ public final class GtpSession extends Binding {
      * the GGSN advertised. Allocation-free for an anchored session (the only kind asked on the data path).
      */
     boolean isGgsn(InetAddress sender) {
-        return sender.equals(real().address()) || sender.equals(anchored ? ggsnInet : inet(ggsnAddress));
+        return sender.equals(real().address()) || sender.equals(ggsnInet != null ? ggsnInet : inet(ggsnAddress));
     }
 
     /** The signalling address the GGSN advertised in its answer (4 or 16 octets), or null. */

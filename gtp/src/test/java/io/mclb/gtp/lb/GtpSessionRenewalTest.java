@@ -43,12 +43,8 @@ class GtpSessionRenewalTest {
     private void start(List<FakeGgsn> farm, String vserverLines) throws Exception {
         int port = GtpHarness.freePort("127.0.0.1");
         vip = new InetSocketAddress("127.0.0.1", port);
-        StringBuilder reals = new StringBuilder();
-        for (FakeGgsn g : farm) {
-            reals.append(" real ").append(g.address()).append(' ').append(g.port()).append("\n  inservice\n");
-        }
         h.start(h.parse(dir, "mclb data-dir " + dir + "\nmclb sticky entries 10000\nmclb event-loops 2\n"
-                + "ip slb serverfarm F\n predictor roundrobin\n" + reals
+                + "ip slb serverfarm F\n predictor roundrobin\n" + GtpHarness.reals(farm, "")
                 + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
                 + vserverLines + " idle gtp request 10\n inservice\n"));
     }
