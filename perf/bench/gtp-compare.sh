@@ -12,6 +12,11 @@
 # rate when the mclb leg is skipped), same rate for both legs, for p50/p99 and the added latency.
 # Every leg is preceded by a WARM-second warm-up run (JIT) whose figures are discarded: mclb's GTP path
 # still compiles (C2 35% of its core) 30 s after start, so 3 s measured the JIT, not the path.
+# Then a second warm-up of WARM2 seconds: every loadgen run starts again at the first IMSI, so the
+# measured run's creates are returning subscribers (an IMSI sticky hit, a session replaced) while the
+# first warm-up's were new ones; without WARM2 the JIT recompiled the returning path inside the
+# measured run (C2 9 µs per create and the loop 27.8 against 1.5 and 20.4 with it, perf/README.md
+# "Issue 15", "Where mclb's process CPU goes"). WARM2=0 skips it.
 # The mclb leg is skipped with a message when mclb exits or does not bind the VIP within
 # MCLB_STARTUP_S seconds (e.g. a build without the gtp-inspect service).
 # Every process the script starts runs in its own process group and is stopped on exit.
@@ -19,7 +24,7 @@
 # Environment knobs [defaults]:
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/gtp-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  VERSION [1]  IMSIS [1000000]  WINDOW [32]  SOCKETS [8]  DUR [10]  WARM [20]
-#   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]
+#   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]  WARM2 [10]
 set -u
 set -o pipefail
 
@@ -34,6 +39,7 @@ WINDOW=${WINDOW:-32}
 SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
 WARM=${WARM:-20}
+WARM2=${WARM2:-10}
 CAUSE_MIX=${CAUSE_MIX:-128}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
@@ -80,6 +86,8 @@ run_load() {
   log="$OUT/loadgen-$leg-$kind.log"
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
+  local snap="$OUT/threads-$leg-$kind"
+  [ "$leg" = mclb ] && [ "$kind" != warm ] && perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"
   start "$CLIENT_CPU" "$log" ./mclb loadgen gtp -t "$tgt" "${lf[@]}" --flows "$SOCKETS" --imsis "$IMSIS" \
     --version "$VERSION" --duration "$secs"
   local lg=$LAST
@@ -88,7 +96,15 @@ run_load() {
   [ "$kind" = warm ] && return
   line=$(grep '^RESULT' "$log")
   if [ -z "$line" ]; then echo "loadgen produced no RESULT for $leg $kind (see $log)" >&2; return; fi
-  echo "$line leg=$leg load=$kind" | tee -a "$RES"
+  local cpu=""
+  if [ "$leg" = mclb ]; then
+    # mclb's CPU per answer, all threads and each (the loadgen's answers: no admin request in the window)
+    perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.1"
+    perf/bench/thread-cpu.sh report "$snap.0" "$snap.1" "$(field "$line" answered)" >"$snap.txt"
+    cpu=$(awk '$1 == "process" {printf " mclb_cpu_us_per_answer=%s", $2} $1 ~ /^mclb-loop/ {l += $2}
+               END {if (l > 0) printf " mclb_loop_cpu_us_per_answer=%.2f", l}' "$snap.txt")
+  fi
+  echo "$line leg=$leg load=$kind$cpu" | tee -a "$RES"
 }
 
 # start_mclb: sets LB_PGID; 1 = skipped (message printed)
@@ -113,19 +129,25 @@ start_mclb() {
   done
 }
 
-get() { local l; l=$(grep " leg=$1 load=$2\$" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$3"; }
+# warm_up LEG TARGET: new subscribers for WARM s, then the same IMSIs again (returning) for WARM2 s
+warm_up() {
+  run_load "$1" warm "$2" 0 "$WARM"
+  [ "$WARM2" -gt 0 ] && run_load "$1" warm "$2" 0 "$WARM2"
+}
+
+get() { local l; l=$(grep " leg=$1 load=$2\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$3"; }
 
 echo "# $(date -Is) gtp-compare: legs=[$LEGS] v$VERSION port=$PORT imsis=$IMSIS window=$WINDOW sockets=$SOCKETS" \
-     "DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "DUR=$DUR WARM=$WARM WARM2=$WARM2 lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0
 for leg in $LEGS; do
   case $leg in
-    direct) run_load direct warm "127.0.0.2:$PORT" 0 "$WARM"; run_load direct closed "127.0.0.2:$PORT" 0 "$DUR" ;;
+    direct) warm_up direct "127.0.0.2:$PORT"; run_load direct closed "127.0.0.2:$PORT" 0 "$DUR" ;;
     mclb)
       if start_mclb; then
         MCLB_UP=1
-        run_load mclb warm "$VIP_IP:$PORT" 0 "$WARM"
+        warm_up mclb "$VIP_IP:$PORT"
         run_load mclb closed "$VIP_IP:$PORT" 0 "$DUR"
       fi ;;
     *) echo "unknown leg $leg" >&2 ;;
@@ -152,7 +174,7 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   for leg in $LEGS; do
     for kind in closed open; do
-      l=$(grep " leg=$leg load=$kind\$" "$RES" | tail -1)
+      l=$(grep " leg=$leg load=$kind\( \|\$\)" "$RES" | tail -1)
       if [ -z "$l" ]; then echo "| $leg | $kind | skipped | | | | | | | |"; continue; fi
       echo "| $leg | $kind | $(field "$l" sent) | $(field "$l" rps) | $(field "$l" accepted) | $(field "$l" rejected) | $(field "$l" lost) | $(field "$l" p50_us) | $(field "$l" p99_us) | $(field "$l" max_us) |"
     done
@@ -161,6 +183,9 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
   echo "open-loop rate: $HALF creates/s (half the closed-loop maximum of $([ -n "$(get mclb closed rps)" ] && echo mclb || echo direct))"
   echo "mclb/direct closed-loop creates/s: $(ratio "$(get mclb closed rps)" "$(get direct closed rps)")  (target >= 0.50)"
   echo "mclb/direct open-loop p50: $(ratio "$(get mclb open p50_us)" "$(get direct open p50_us)")  p99: $(ratio "$(get mclb open p99_us)" "$(get direct open p99_us)")"
+  echo "mclb CPU µs per create, all threads / event loops: closed $(get mclb closed mclb_cpu_us_per_answer) / $(get mclb closed mclb_loop_cpu_us_per_answer)" \
+       " open $(get mclb open mclb_cpu_us_per_answer) / $(get mclb open mclb_loop_cpu_us_per_answer)  (per thread: $OUT/threads-mclb-*.txt)"
+  [ -f "$OUT/threads-mclb-closed.txt" ] && sed 's/^/    /' "$OUT/threads-mclb-closed.txt"
   echo "added latency at half rate, µs: p50 $(diff_us "$(get mclb open p50_us)" "$(get direct open p50_us)")  p99 $(diff_us "$(get mclb open p99_us)" "$(get direct open p99_us)")  (target p99 < 1000)"
 } | tee "$OUT/report.md"
 echo

@@ -14,7 +14,8 @@
 # closed-loop rate of that kind (half the direct rate when the mclb leg is skipped), same rate for
 # both legs, for p50/p99 and the added latency. Every closed-loop run is preceded by a WARM-second
 # warm-up run (JIT) whose figures are discarded. Every answer is verified by the generator
-# (bad_auth counts the ones that do not verify with the secret it used).
+# (bad_auth counts the ones that do not verify with the secret it used). For each mclb run, mclb's CPU
+# per answer over the run: the process, its event loops, and each thread (perf/bench/thread-cpu.sh).
 # The mclb leg is skipped with a message when mclb exits or does not bind the VIP within
 # MCLB_STARTUP_S seconds. Every process the script starts runs in its own process group and is
 # stopped on exit.
@@ -97,7 +98,8 @@ run_load() {
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
   local t0 a0 cpu=""
-  if [ "$leg" = mclb ]; then t0=$(ticks "$LB_PGID"); a0=$(answers); fi
+  local snap="$OUT/threads-$leg-$kind-$load"
+  if [ "$leg" = mclb ]; then t0=$(ticks "$LB_PGID"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; fi
   start "$CLIENT_CPU" "$log" ./mclb loadgen radius -t "$tgt" --secret "$secret" --kind "$kind" "${lf[@]}" \
     --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --duration "$secs"
   local lg=$LAST
@@ -105,8 +107,13 @@ run_load() {
   PGIDS=("${PGIDS[@]/$lg}")
   [ "$load" = warm ] && return
   if [ "$leg" = mclb ]; then
-    cpu=$(awk -v t="$(( $(ticks "$LB_PGID") - t0 ))" -v a="$(( $(answers) - a0 ))" -v hz="$HZ" \
+    local a1 t1
+    t1=$(ticks "$LB_PGID"); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.1"; a1=$(answers)
+    cpu=$(awk -v t="$(( t1 - t0 ))" -v a="$(( a1 - a0 ))" -v hz="$HZ" \
       'BEGIN{if (a > 0) printf " mclb_cpu_us_per_answer=%.2f mclb_answers=%d", t * 1e6 / hz / a, a}')
+    # the same window per thread: the event loops (mclb-loop-*) and everything beside them
+    perf/bench/thread-cpu.sh report "$snap.0" "$snap.1" "$(( a1 - a0 ))" >"$snap.txt"
+    cpu="$cpu$(awk '$1 ~ /^mclb-loop/ {l += $2} END {if (l > 0) printf " mclb_loop_cpu_us_per_answer=%.2f", l}' "$snap.txt")"
   fi
   line=$(grep '^RESULT' "$log")
   if [ -z "$line" ]; then echo "loadgen produced no RESULT for $leg $kind $load (see $log)" >&2; return; fi
@@ -188,9 +195,11 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
     eval "half=\${HALF_$kind:-0}"
     echo "$kind: open-loop rate $half requests/s;" \
          "mclb/direct closed-loop requests/s: $(ratio "$(get "$kind" mclb closed rps)" "$(get "$kind" direct closed rps)") (target >= 0.50);" \
-         "mclb CPU µs per answer closed $(get "$kind" mclb closed mclb_cpu_us_per_answer) open $(get "$kind" mclb open mclb_cpu_us_per_answer);" \
+         "mclb CPU µs per answer closed $(get "$kind" mclb closed mclb_cpu_us_per_answer) open $(get "$kind" mclb open mclb_cpu_us_per_answer)" \
+         "(event loops: closed $(get "$kind" mclb closed mclb_loop_cpu_us_per_answer) open $(get "$kind" mclb open mclb_loop_cpu_us_per_answer); per thread $OUT/threads-mclb-$kind-*.txt);" \
          "added latency at half rate, µs: p50 $(diff_us "$(get "$kind" mclb open p50_us)" "$(get "$kind" direct open p50_us)")" \
          "p99 $(diff_us "$(get "$kind" mclb open p99_us)" "$(get "$kind" direct open p99_us)") (target p99 < 1000)"
+    [ -f "$OUT/threads-mclb-$kind-closed.txt" ] && sed 's/^/    /' "$OUT/threads-mclb-$kind-closed.txt"
   done
 } | tee "$OUT/report.md"
 echo

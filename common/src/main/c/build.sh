@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the JNI helpers of common into the class path, META-INF/native, from the Maven build of
 # common: build.sh CLASSES_DIR JAVA_HOME OS_ARCH. mclb_icmp.c opens the ping probe's ICMP sockets;
-# mclb_mmsg.c is the UDP data path's recvmmsg/sendmmsg. Without gcc or JNI headers the build goes
-# on: ping probes fail with "ICMP unavailable" at run time and the data path uses Netty's
+# mclb_mmsg.c is the UDP data path's recvmmsg/sendmmsg; mclb_tcpraw.c opens the tcp probe's raw
+# sockets (half-open checks). Without gcc or JNI headers the build goes on: ping probes fail with
+# "ICMP unavailable" at run time, tcp probes complete a handshake and the data path uses Netty's
 # recvmmsg/sendmmsg (the log says why).
 set -euo pipefail
 out="$1/META-INF/native"
@@ -18,7 +19,7 @@ if [ ! -f "$jdk/include/jni.h" ]; then
   exit 0
 fi
 mkdir -p "$out"
-for name in icmp mmsg; do
+for name in icmp mmsg tcpraw; do
   src="$dir/mclb_$name.c"
   lib="$out/libmclb-$name-$arch.so"
   if [ -f "$lib" ] && [ "$lib" -nt "$src" ]; then

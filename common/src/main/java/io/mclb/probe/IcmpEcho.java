@@ -76,17 +76,6 @@ final class IcmpEcho {
 
     /** The Internet checksum (RFC 1071) of {@code length} bytes from {@code at}. */
     static int checksum(ByteBuf b, int at, int length) {
-        long sum = 0;
-        int i = 0;
-        for (; i + 1 < length; i += 2) {
-            sum += b.getUnsignedShort(at + i);
-        }
-        if (i < length) {
-            sum += (b.getUnsignedByte(at + i) << 8);
-        }
-        while ((sum >> 16) != 0) {
-            sum = (sum & 0xffff) + (sum >> 16);
-        }
-        return (int) (~sum & 0xffff);
+        return InternetChecksum.of(b, at, length, 0);
     }
 }

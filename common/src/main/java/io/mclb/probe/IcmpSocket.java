@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -50,13 +49,11 @@ final class IcmpSocket {
     private final EpollDatagramChannel channel;
     private final boolean raw;
     private final int ident;
-    private final Waiter[] bySeq = new Waiter[65536];
-    private int nextSeq;
+    private final CheckSlots<Waiter> bySeq = new CheckSlots<>();
     /** Echo replies read here with another identifier: the raw socket's kernel filter lets none in (tests). */
     private long foreignReplies;
     private int users;
-    private boolean flushQueued;
-    private final Runnable flush = this::flushWrites;
+    private final GridFlush flush;
 
     private IcmpSocket(EventLoop loop, boolean v6) {
         this.loop = loop;
@@ -100,6 +97,7 @@ final class IcmpSocket {
         }
         this.unavailable = why;
         this.channel = ch;
+        this.flush = ch == null ? null : new GridFlush(loop, ch);
         this.raw = rawMode;
     }
 
@@ -144,7 +142,7 @@ final class IcmpSocket {
         if (channel != null) {
             channel.close();
         }
-        Arrays.fill(bySeq, null);
+        bySeq.clear();
     }
 
     /** Replies with a foreign identifier read on {@code loop}'s IPv4 socket (tests): call it on that loop. */
@@ -169,48 +167,23 @@ final class IcmpSocket {
      * @return its sequence number (give it to {@link #forget}), or -1 when no number is free
      */
     int send(Waiter w) {
-        int seq = -1;
-        for (int i = 0; i < bySeq.length; i++) {
-            int s = (nextSeq + i) & 0xffff;
-            if (bySeq[s] == null) {
-                seq = s;
-                break;
-            }
-        }
+        int seq = bySeq.take(w);
         if (seq < 0) {
             return -1;
         }
-        nextSeq = (seq + 1) & 0xffff;
-        bySeq[seq] = w;
         ByteBuf req = IcmpEcho.request(channel.alloc(), v6, ident, seq);
-        final int sent = seq;
         channel.write(new DatagramPacket(req, w.destination())).addListener(f -> {
-            if (!f.isSuccess() && bySeq[sent] == w) {
-                bySeq[sent] = null;
+            if (!f.isSuccess() && bySeq.release(seq, w)) {
                 w.unsent(f.cause().getMessage());
             }
         });
-        // the checks of one grid slot (CheckGrid) write here in one pass of the loop; one flush
-        // after them all goes out as one sendmmsg instead of a sendto each
-        if (!flushQueued) {
-            flushQueued = true;
-            loop.execute(flush);
-        }
+        flush.request();
         return seq;
-    }
-
-    private void flushWrites() {
-        flushQueued = false;
-        if (channel.isOpen()) {
-            channel.flush();
-        }
     }
 
     /** The check no longer waits for {@code seq} (answered elsewhere, timed out, closed). */
     void forget(int seq, Waiter w) {
-        if (seq >= 0 && bySeq[seq] == w) {
-            bySeq[seq] = null;
-        }
+        bySeq.release(seq, w);
     }
 
     private void reply(DatagramPacket p) {
@@ -224,9 +197,9 @@ final class IcmpSocket {
             return;
         }
         int seq = IcmpEcho.sequence(d, at);
-        Waiter w = bySeq[seq];
+        Waiter w = bySeq.get(seq);
         if (w != null && w.destination().getAddress().equals(p.sender().getAddress())) {
-            bySeq[seq] = null;
+            bySeq.release(seq, w);
             w.answered();
         }
     }

@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * instead of three (source, then the route again for the source, then again for the port), no
  * search for a free ephemeral port and no rehash of the socket by its source, at connect and at
  * reset. A check takes a socket of the source address the routing table gives its target
- * ({@link #routeSource}: a UDP connect, which sends nothing), asked again after any failure and
+ * ({@link RouteSource}: a UDP connect, which sends nothing), asked again after any failure and
  * every {@value #SOURCE_TTL_S} s, so a routing change moves the checks to the new source. Two
  * checks in flight are two sockets, hence two ports: they never share a 4-tuple. A reset leaves
  * no TIME_WAIT on either side, so the same 4-tuple is free again for the next check. The idle
@@ -78,14 +78,14 @@ final class TcpProbeSockets {
     private int idleCount;
     /** When the pools were last looked over for forgotten sources; {@link Long#MIN_VALUE} before the first check. */
     private long lastSweepNs = Long.MIN_VALUE;
-    /** Connected to a target only to read the source address the kernel's route gives it; null until needed. */
-    private LinuxSocket routeProbe;
+    private final RouteSource routes;
     private int users;
     private int open;
 
     private TcpProbeSockets(IoEventLoop loop, boolean v6) {
         this.loop = loop;
         this.v6 = v6;
+        this.routes = new RouteSource(v6);
     }
 
     /** Whether {@code loop} runs epoll, where these sockets register; other transports use {@link TcpCheck}. */
@@ -121,14 +121,7 @@ final class TcpProbeSockets {
         }
         idle.clear();
         idleCount = 0;
-        if (routeProbe != null) {
-            try {
-                routeProbe.close();
-            } catch (IOException e) {
-                // nothing left to release
-            }
-            routeProbe = null;
-        }
+        routes.close();
     }
 
     /**
@@ -136,16 +129,7 @@ final class TcpProbeSockets {
      * (unreachable) or cannot say: connecting a UDP socket routes it and sends nothing.
      */
     InetAddress routeSource(InetSocketAddress target) {
-        try {
-            if (routeProbe == null) {
-                routeProbe = LinuxSocket.newSocketDgram(v6);
-            }
-            routeProbe.connect(target);
-            InetSocketAddress local = routeProbe.localAddress();
-            return local == null || local.getAddress().isAnyLocalAddress() ? null : local.getAddress();
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return routes.of(target);
     }
 
     /** Sockets of this loop and family open (idle or connecting), for tests. On the loop. */

@@ -53,6 +53,8 @@ public final class ChronicleStickyTable implements StickyTable {
     private final Runnable afterClose;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final LongAdder refusedFull = new LongAdder();
+    /** What the sweeper may skip: every write lowers it to the expiry written. */
+    private final SweepBounds sweep = new SweepBounds();
     /** {@link #version()}: moved only by removals and re-pointings (rare), read by every sticky request. */
     private final StickyVersion version = new StickyVersion();
     private final long capacity;
@@ -164,6 +166,7 @@ public final class ChronicleStickyTable implements StickyTable {
         if (previous == null) {
             adjust(key.bytes()[0], 1);
         }
+        sweep.written(value.expiresEpochSeconds());
         for (StickyChangeListener l : listeners) {
             l.onPut(key.bytes(), value.bytes(), previous);
         }
@@ -246,9 +249,30 @@ public final class ChronicleStickyTable implements StickyTable {
         return removeIf(which, reason, 0, 1);
     }
 
+    /**
+     * {@inheritDoc} A slice that cannot hold an expired entry yet ({@link SweepBounds}) is not walked;
+     * a walk records the earliest expiry it kept.
+     */
     @Override
     public int expireSlice(long nowEpochMillis, int slice, int slices) {
-        return removeIf((k, v) -> v.expiredAt(nowEpochMillis), RemoveReason.EXPIRED, slice, slices);
+        if (!sweep.due(slice, slices, Math.floorDiv(nowEpochMillis, 1000L))) {
+            return 0;
+        }
+        long[] minKept = {Long.MAX_VALUE};
+        int removed = removeIf((k, v) -> {
+            if (v.expiredAt(nowEpochMillis)) {
+                return true;
+            }
+            minKept[0] = Math.min(minKept[0], v.expiresEpochSeconds());
+            return false;
+        }, RemoveReason.EXPIRED, slice, slices);
+        sweep.walked(slice, minKept[0]);
+        return removed;
+    }
+
+    /** Slices the sweeper walked and skipped so far (tests). */
+    long[] sweptSlices() {
+        return new long[] {sweep.walkedSlices(), sweep.skippedSlices()};
     }
 
     /** Walks the segments {@code s} with {@code s % slices == slice}. */

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 public final class StickyExpirySweeper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StickyExpirySweeper.class);
     static final int SLICES = 64;
+    static final long CLOSE_WAIT_MS = 5_000;
 
     private final StickyTable table;
     private final NanoClock clock;
@@ -77,10 +78,31 @@ public final class StickyExpirySweeper implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops sweeping and waits (at most {@link #CLOSE_WAIT_MS}) for a slice under way to finish, so the
+     * runtime can close the table next: {@code shutdownNow} alone returned while a walk was still
+     * running, which then failed on the closed map ("sticky expiry sweep failed" at every stop under
+     * load) after removing part of a segment. A slice is not interrupted: its listeners (the HA
+     * replicator) see every removal it made.
+     */
     @Override
-    public synchronized void close() {
-        if (executor != null) {
-            executor.shutdownNow();
+    public void close() {
+        ScheduledExecutorService e;
+        synchronized (this) {
+            e = executor;
+        }
+        if (e == null) {
+            return;
+        }
+        e.shutdown(); // cancels the schedule; a running slice completes
+        try {
+            if (!e.awaitTermination(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("sticky expiry sweep still running {} ms after close; interrupting it", CLOSE_WAIT_MS);
+                e.shutdownNow();
+            }
+        } catch (InterruptedException ie) {
+            e.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 }

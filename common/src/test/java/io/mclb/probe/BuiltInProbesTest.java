@@ -116,7 +116,7 @@ class BuiltInProbesTest {
         int port = Ports.freeTcp("127.0.0.31");
         ServerSocket listener = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.31"));
         peers.add(listener);
-        start("ip slb probe T tcp\n port " + port + "\n" + TIMING, farm("F", "T", "127.0.0.31 9"));
+        start("ip slb probe T tcp\n port " + port + "\n handshake full\n" + TIMING, farm("F", "T", "127.0.0.31 9"));
         awaitResult("T", "success", "");
         assertThat(status("T").target()).isEqualTo("127.0.0.31:" + port + " (tcp)");
         assertThat(rt.farms().get("F").reals()[0].state()).isEqualTo(RealState.OPERATIONAL);
@@ -151,7 +151,7 @@ class BuiltInProbesTest {
         }, "tcp-target");
         acceptor.setDaemon(true);
         acceptor.start();
-        start(transport, "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+        start(transport, "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n handshake full\n" + TIMING,
                 farm("F", "T", "127.0.0.36 9"));
         await().atMost(WAIT).until(() -> endings.size() >= 3);
         awaitResult("T", "success", "");
@@ -198,7 +198,7 @@ class BuiltInProbesTest {
         }, "tcp-target");
         acceptor.setDaemon(true);
         acceptor.start();
-        start("epoll", "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+        start("epoll", "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n handshake full\n" + TIMING,
                 farm("F", "T", "127.0.0.37 9"));
         awaitResult("T", "success", "");
         accepting.acquire();
@@ -218,6 +218,75 @@ class BuiltInProbesTest {
         awaitResult("T", "success", "");
         await().atMost(WAIT).until(() -> rt.farms().get("F").reals()[0].state() == RealState.OPERATIONAL);
         assertThat(openTcpProbeSockets()).as("the timed-out socket was reused, not replaced").isEqualTo(1);
+    }
+
+    /**
+     * With CAP_NET_RAW (the default where the process has it) a check is half-open: the
+     * listener's kernel answers the SYN, the host's kernel resets its SYN-ACK, and the listening
+     * application never sees a connection; a closed port's reset fails the check as refused.
+     */
+    @Test
+    void halfOpenChecksPassAListenerThatNeverAcceptsAConnectionAndFailARefusal() throws Exception {
+        assumeTrue(Epoll.isAvailable() && TcpRawSocket.available(false), "epoll and raw sockets (CAP_NET_RAW)");
+        ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.38"));
+        listener.setSoTimeout(100);
+        peers.add(listener);
+        start("epoll", "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+                farm("F", "T", "127.0.0.38 9"));
+        await().atMost(WAIT).until(() -> status("T").passes() >= 3);
+        assertThat(status("T").target()).isEqualTo("127.0.0.38:" + listener.getLocalPort() + " (tcp half-open)");
+        assertThat(rt.farms().get("F").reals()[0].state()).isEqualTo(RealState.OPERATIONAL);
+        try (Socket s = listener.accept()) {
+            throw new AssertionError("a half-open check completed a connection from port " + s.getPort());
+        } catch (SocketTimeoutException e) {
+            // nothing in the accept queue: every check's half-open connection was reset
+        }
+        listener.close();
+        awaitResult("T", "failure", "connection refused");
+        await().atMost(WAIT).until(() -> rt.farms().get("F").reals()[0].state() == RealState.PROBE_FAILED);
+    }
+
+    /**
+     * A half-open check proves what a connect proves: a listener whose accept queue is full drops
+     * the SYN (the kernel's {@code tcp_conn_request}), the check times out, and passes again once
+     * the application accepts.
+     */
+    @Test
+    void aHalfOpenCheckOfAListenerWithAFullAcceptQueueTimesOut() throws Exception {
+        assumeTrue(Epoll.isAvailable() && TcpRawSocket.available(false), "epoll and raw sockets (CAP_NET_RAW)");
+        ServerSocket listener = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.39"));
+        peers.add(listener);
+        start("epoll", "ip slb probe T tcp\n port " + listener.getLocalPort() + "\n" + TIMING,
+                farm("F", "T", "127.0.0.39 9"));
+        awaitResult("T", "success", "");
+        InetSocketAddress at = new InetSocketAddress("127.0.0.39", listener.getLocalPort());
+        for (int i = 0; i < 5; i++) { // until a SYN is dropped: the queue (backlog 1) is full
+            Socket s = new Socket();
+            peers.add(s);
+            try {
+                s.connect(at, 500);
+            } catch (SocketTimeoutException e) {
+                break;
+            }
+        }
+        awaitResult("T", "timeout", "timeout after 1 s");
+        assertThat(rt.farms().get("F").reals()[0].state()).isEqualTo(RealState.PROBE_FAILED);
+        listener.setSoTimeout(100);
+        Thread acceptor = new Thread(() -> {
+            while (!listener.isClosed()) {
+                try {
+                    peers.add(listener.accept());
+                } catch (SocketTimeoutException e) {
+                    // until closed
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }, "tcp-target");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        awaitResult("T", "success", "");
+        await().atMost(WAIT).until(() -> rt.farms().get("F").reals()[0].state() == RealState.OPERATIONAL);
     }
 
     /** "reset" when the peer aborted the connection, "fin" when it closed it in order. */

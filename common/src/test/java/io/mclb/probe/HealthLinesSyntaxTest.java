@@ -75,6 +75,11 @@ class HealthLinesSyntaxTest {
                 .settings(TcpProbe.Settings.class);
         assertThat(tcp.port()).isEqualTo(8080);
         assertThat(tcp.address()).isEqualTo(InetAddress.getByName("10.1.1.1"));
+        assertThat(tcp.fullHandshake()).as("half-open unless told").isFalse();
+        assertThat(probe("ip slb probe P tcp\n handshake full\n").settings(TcpProbe.Settings.class).fullHandshake())
+                .isTrue();
+        assertThat(probe("ip slb probe P tcp\n handshake half-open\n").settings(TcpProbe.Settings.class)
+                .fullHandshake()).isFalse();
 
         HttpProbe.Settings http = probe("""
                 ip slb probe P http
@@ -123,6 +128,12 @@ class HealthLinesSyntaxTest {
     void badProbeValuesNameTheValueAndWhatIsAllowed() {
         assertThat(errors(FARM + "ip slb probe P tcp\n port 70000\n"))
                 .containsExactly("t.cfg:12: probe P port 70000: out of range, allowed 1..65535");
+        assertThat(errors(FARM + "ip slb probe P tcp\n handshake syn\n"))
+                .containsExactly("t.cfg:12: probe P handshake syn: unknown, allowed full, half-open");
+        assertThat(errors(FARM + "ip slb probe P tcp\n handshake\n"))
+                .containsExactly("t.cfg:12: probe P handshake: missing full or half-open");
+        assertThat(errors(FARM + "ip slb probe P tcp\n handshake full now\n"))
+                .containsExactly("t.cfg:12: probe P handshake full: unexpected 'now'");
         assertThat(errors(FARM + "ip slb probe P ping\n lookup x\n")).singleElement().asString()
                 .startsWith("t.cfg:12: probe P ping: unknown line 'lookup x', allowed address IP [routed]");
         assertThat(errors(FARM + "ip slb probe P http\n request method put\n")).containsExactly(

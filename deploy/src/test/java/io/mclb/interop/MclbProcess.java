@@ -47,11 +47,18 @@ public final class MclbProcess {
      * names another launcher, e.g. an older build's, to compare). Returns once the admin listener answers.
      */
     public static MclbProcess startLauncher(Netns ns, Path cfg, int adminPort) throws IOException, InterruptedException {
+        return startLauncher(ns, "mclb", List.of(), cfg, adminPort);
+    }
+
+    /** {@link #startLauncher(Netns, Path, int)} under a command {@code wrapper} (e.g. setpriv), logged as {@code logName}. */
+    public static MclbProcess startLauncher(Netns ns, String logName, List<String> wrapper, Path cfg, int adminPort)
+            throws IOException, InterruptedException {
         String launcher = System.getProperty("mclb.launcher",
                 Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent().resolve("mclb").toString());
         // the build under test already packaged the jar: never let the launcher rebuild mid-test
-        return awaitAdmin(ns, ns.start("mclb", List.of("env", "MCLB_NO_BUILD=1", launcher, "run", "-c", cfg.toString())),
-                adminPort);
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of("env", "MCLB_NO_BUILD=1", launcher, "run", "-c", cfg.toString()));
+        return awaitAdmin(ns, ns.start(logName, cmd), adminPort);
     }
 
     /** {@link #start(Netns, Path, int)} for an admin listener on {@code adminHost} (the config's {@code mclb admin} line). */

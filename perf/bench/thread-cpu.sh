@@ -1,0 +1,30 @@
+#!/bin/bash
+# thread-cpu.sh: CPU per answer of every thread of a process over a window (sourced by the
+# perf/bench compare scripts, or run by hand):
+#   thread-cpu.sh snap PID > FILE                  one line per thread: tid name utime+stime ticks
+#   thread-cpu.sh report BEFORE AFTER ANSWERS      µs per answer per thread name (summed over the
+#                                                  threads of that name), largest first, then the total
+# The event loops are mclb-loop-*; every other line is CPU the process spends beside them
+# (JIT compiler threads, G1 refinement and GC workers, the binding ager, the sticky sweeper, ...),
+# which a benchmark that pins mclb to one core takes out of the loops' core.
+set -u
+case ${1:-} in
+  snap)
+    for t in /proc/"$2"/task/*; do
+      # comm may hold spaces ("C2 CompilerThre"); the fields after "(comm) " are fixed
+      printf '%s %s %s\n' "${t##*/}" "$(tr ' ' '_' <"$t/comm" 2>/dev/null)" \
+        "$(sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}')"
+    done ;;
+  report)
+    awk -v hz="$(getconf CLK_TCK)" -v ans="$4" '
+      FNR == NR { before[$1] = $3; next }
+      $3 != "" { d = $3 - ($1 in before ? before[$1] : 0); by[$2] += d; total += d }
+      END {
+        if (ans <= 0) { print "no answers"; exit }
+        n = 0; for (k in by) if (by[k] > 0) names[++n] = k
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (by[names[j]] > by[names[i]]) { t = names[i]; names[i] = names[j]; names[j] = t }
+        for (i = 1; i <= n; i++) printf "%-18s %8.2f us/answer\n", names[i], by[names[i]] * 1e6 / hz / ans
+        printf "%-18s %8.2f us/answer (%d answers)\n", "process", total * 1e6 / hz / ans, ans
+      }' "$2" "$3" ;;
+  *) echo "usage: $0 snap PID | report BEFORE AFTER ANSWERS" >&2; exit 2 ;;
+esac
