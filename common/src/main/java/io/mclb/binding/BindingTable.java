@@ -84,23 +84,78 @@ public final class BindingTable<B extends Binding> {
     }
 
     /**
-     * Records an established binding. A previous one with the same key is closed first (its real's
-     * connection released): the subscriber re-established it, possibly elsewhere.
+     * Records an established binding. A previous one with the same key is ended first (its real's
+     * connection released): the subscriber re-established it, possibly elsewhere. Only the caller
+     * that ends a binding ({@link Binding#generation()} to {@link Binding#ENDED}) takes it out of the
+     * indexes, so a renewal or a close racing this open on another thread never undoes it.
      */
     public B open(B b) {
-        B prev = byKey.put(key(b.owner(), b.sub()), b);
-        if (prev != null) {
-            unindex(prev);
-            prev.real().release();
+        long k = key(b.owner(), b.sub());
+        B mine = null; // the predecessor this call ended, released once even if another open replaces it first
+        for (;;) {
+            B prev = byKey.get(k);
+            if (prev == null) {
+                if (byKey.putIfAbsent(k, b) == null) {
+                    break;
+                }
+                continue;
+            }
+            if (prev != mine && prev.endNow()) {
+                unindex(prev);
+                prev.real().release();
+                mine = prev;
+            } // else ended by a close under way, which releases it
+            if (byKey.replace(k, prev, b)) {
+                break;
+            }
         }
+        index(b);
+        listener.opened(this, b);
+        return b;
+    }
+
+    private void index(B b) {
         if (b.alias() != 0) {
             B other = byAlias.put(b.alias(), b);
-            if (other != null && other != prev && other.real() != b.real()) {
+            if (other != null && other != b && other.real() != b.real()) {
                 aliasCollisions.increment();
             }
         }
+    }
+
+    /**
+     * Starts renewing {@code b} in place: the same subscriber re-established it on the same real, and
+     * {@code b} stands for the new context from {@link #finishRenewal} on. Between the two the module
+     * rewrites its own fields; no close, purge or expiry can end {@code b} meanwhile, and those that
+     * captured the old context's generation fail afterwards. False (nothing changed) if {@code b}
+     * ended, is being renewed by another thread, or is not this table's binding for its key: the
+     * caller then opens a new binding. The real's connection stays the one {@code b} holds.
+     */
+    public boolean startRenewal(B b) {
+        int g = b.claimedGeneration(); // never waits: another renewal under way fails the claim
+        if (!b.claimRenewal(g)) {
+            return false;
+        }
+        if (byKey.get(key(b.owner(), b.sub())) != b) { // a binding never opened here: leave it as it was
+            b.abandonRenewal(g);
+            return false;
+        }
+        return true;
+    }
+
+    /** Ends the renewal {@link #startRenewal} began: {@code b} is now indexed by {@code alias}, idle from {@code nowNs}. */
+    public void finishRenewal(B b, long alias, long nowNs) {
+        long old = b.alias();
+        int g = b.claimedGeneration() - 1;
+        if (old != alias && old != 0) {
+            byAlias.remove(old, b);
+        }
+        b.renewed(alias, nowNs);
+        if (old != alias) {
+            index(b);
+        }
+        b.publishRenewal(g);
         listener.opened(this, b);
-        return b;
     }
 
     /**
@@ -139,15 +194,27 @@ public final class BindingTable<B extends Binding> {
         return byAlias.get(alias);
     }
 
-    /** Ends a binding; true (and the real's connection released) only for the call that removed it. */
+    /** Ends a binding, whatever context it stands for now; true (and the real's connection released) only for the call that ended it. */
     public boolean close(B b) {
-        if (b != null && byKey.remove(key(b.owner(), b.sub()), b)) {
-            unindex(b);
-            b.real().release();
-            listener.closed(this, b);
-            return true;
-        }
-        return false;
+        return b != null && b.endNow() && ended(b);
+    }
+
+    /**
+     * Ends {@code b} only if it still stands for the context of {@code generation} (captured when the
+     * caller's transaction started, {@link Binding#generation()}): a delete of a context the
+     * subscriber has since re-created in place ({@link #startRenewal}) ends nothing.
+     */
+    public boolean close(B b, int generation) {
+        return b != null && b.end(generation) && ended(b);
+    }
+
+    /** The caller ended {@code b}: it leaves the indexes, its real's connection is released, the listener told. */
+    private boolean ended(B b) {
+        byKey.remove(key(b.owner(), b.sub()), b);
+        unindex(b);
+        b.real().release();
+        listener.closed(this, b);
+        return true;
     }
 
     private void unindex(B b) {
@@ -166,8 +233,9 @@ public final class BindingTable<B extends Binding> {
         ChangeListener l = listener;
         int n = 0;
         for (B b : byKey.values()) {
+            int g = b.generation(); // before the expiry: a renewal after this read moves it and fails the end
             if (nowNs - b.expiresNs() >= 0) {
-                if (close(b)) {
+                if (b.end(g) && ended(b)) {
                     n++;
                 }
             } else if (l != ChangeListener.NONE
@@ -197,8 +265,12 @@ public final class BindingTable<B extends Binding> {
     public int closeIf(Predicate<B> which) {
         int n = 0;
         for (B b : byKey.values()) {
-            if (which.test(b) && close(b)) {
-                n++;
+            for (int g = b.generation(); g != Binding.ENDED && which.test(b); g = b.generation()) {
+                if (b.end(g)) { // else renewed since the test: test the new context again
+                    ended(b);
+                    n++;
+                    break;
+                }
             }
         }
         return n;

@@ -115,4 +115,95 @@ class BindingTableTest {
         t.expire(80_000_000_000L);
         assertThat(events).containsExactly("open 1", "open 2", "open 1", "close 2");
     }
+
+    /** Renews {@code b} in place for a new context under {@code alias}, as a module does for an accepted re-create. */
+    private static void renew(BindingTable<Binding> t, Binding b, long alias, long nowNs) {
+        assertThat(t.startRenewal(b)).isTrue();
+        t.finishRenewal(b, alias, nowNs);
+    }
+
+    @Test
+    void aRenewedBindingIsNeverEndedOnBehalfOfTheContextItNoLongerStandsFor() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        java.util.List<String> events = new java.util.ArrayList<>();
+        t.listener(new BindingTable.ChangeListener() {
+            @Override
+            public void opened(BindingTable<?> table, Binding b) {
+                events.add("open " + Long.toHexString(b.alias()));
+            }
+
+            @Override
+            public void closed(BindingTable<?> table, Binding b) {
+                events.add("close " + Long.toHexString(b.alias()));
+            }
+        });
+        RealServer a = real("10.0.0.1");
+        TestBinding b = bind(t, 7, 5, a, 0x10, 1_000);
+        int oldContext = b.generation();
+        renew(t, b, 0x20, 500);
+        assertThat(b.generation()).isNotEqualTo(oldContext);
+        assertThat(t.close(b, oldContext)).as("a delete of the old context, answered late").isFalse();
+        assertThat(t.get(7, 5)).isSameAs(b);
+        assertThat(t.byAlias(0x10)).isNull();
+        assertThat(t.byAlias(0x20)).isSameAs(b);
+        assertThat(a.activeConnections()).as("still the one connection it held").isEqualTo(1);
+        assertThat(t.expire(1_000)).as("idle from the renewal at 500, not from the open at 0").isZero();
+        assertThat(t.close(b, b.generation())).isTrue();
+        assertThat(a.activeConnections()).isZero();
+        assertThat(t.byAlias(0x20)).isNull();
+        assertThat(t.startRenewal(b)).as("an ended binding is never renewed").isFalse();
+        assertThat(events).containsExactly("open 10", "open 20", "close 20");
+    }
+
+    @Test
+    void aPurgeRacingARenewalTestsTheNewContextBeforeEndingIt() {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        TestBinding b = bind(t, 7, 5, a, 0x10, 1_000);
+        int[] tests = {0};
+        // the renewal lands between the walk's test and its end, as another loop's accepted re-create can
+        int n = t.closeIf(x -> {
+            boolean selected = x.alias() == 0x10;
+            if (tests[0]++ == 0) {
+                renew(t, x, 0x20, 0);
+            }
+            return selected;
+        });
+        assertThat(n).as("the context it selected is gone; the renewed one does not match").isZero();
+        assertThat(tests[0]).isEqualTo(2);
+        assertThat(t.get(7, 5)).isSameAs(b);
+        assertThat(a.activeConnections()).isEqualTo(1);
+    }
+
+    @Test
+    void aRenewalUnderWayHoldsOffEveryEndAndAReopenEndsTheRenewedBindingOnce() throws Exception {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        TestBinding b = bind(t, 7, 5, a, 0x10, 1_000);
+        assertThat(t.startRenewal(b)).isTrue();
+        assertThat(t.startRenewal(b)).as("one renewal at a time").isFalse();
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Boolean> closing = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            started.countDown();
+            return t.close(b); // a purge on the ager's thread
+        });
+        assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(100))
+                .atMost(java.time.Duration.ofSeconds(5)).until(() -> !closing.isDone() && t.get(7, 5) == b);
+        t.finishRenewal(b, 0x20, 0);
+        assertThat(closing.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("the close ends the renewed binding")
+                .isTrue();
+        assertThat(t.size()).isZero();
+        assertThat(t.byAlias(0x20)).isNull();
+        assertThat(a.activeConnections()).isZero();
+
+        TestBinding c = bind(t, 8, 5, a, 0x30, 1_000);
+        renew(t, c, 0x31, 0);
+        TestBinding d = bind(t, 8, 5, a, 0x32, 1_000);
+        assertThat(t.get(8, 5)).isSameAs(d);
+        assertThat(c.generation()).isEqualTo(Binding.ENDED);
+        assertThat(t.byAlias(0x31)).isNull();
+        assertThat(a.activeConnections()).as("the renewed binding's hold released once, the new one's kept").isEqualTo(1);
+        assertThat(t.close(c)).isFalse();
+    }
 }

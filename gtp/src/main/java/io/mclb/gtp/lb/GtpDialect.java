@@ -103,6 +103,12 @@ abstract class GtpDialect {
     /** The session a follow-up belongs to, or null. */
     abstract GtpSession session(BindingTable<GtpSession> sessions, GtpVserverSettings st);
 
+    /**
+     * Whether {@code s}, which {@link #session} returned, still stands for the context this request
+     * addresses: a session renewed in place for its subscriber's new context meanwhile has another TEID.
+     */
+    abstract boolean names(GtpSession s);
+
     /** The answer's Cause value, -1 when it carries none. */
     abstract int cause();
 

@@ -25,7 +25,8 @@ import java.util.Set;
  * datagram's first octet and picks a {@link GtpDialect} from a table). Confined to its loop: the
  * dialects' flyweights and scratch arrays are reused for every datagram, and so are the creates'
  * {@link GtpTx.Create} states once the engine retires them ({@link GtpTxPool}); nothing is allocated
- * per datagram except an Echo Response, and per accepted create its new {@link GtpSession}. Never
+ * per datagram except an Echo Response, and per accepted create of a new subscriber (or one that moved
+ * GGSN) its new {@link GtpSession}; a known subscriber's session is renewed in place. Never
  * throws: a datagram it cannot read is dropped with a {@link GtpDrops} reason.
  *
  * <p>Request ids: 16 bits on every version (v2's 24-bit field carries the 16-bit upstream id; a
@@ -227,7 +228,17 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
                 GtpSession other = module.sessions().get(s.imsiRaw(), nsapi);
                 target = other != null ? other : s;
             }
-            req.state(!anchored ? target : target == s ? s.follow(true) : new GtpTx.Follow(s, target));
+            if (anchored) {
+                req.state(target == s ? s.follow(true) : new GtpTx.Follow(s, target));
+                return;
+            }
+            // the context the SGSN addressed, as of now: a re-create that renews the session after this
+            // read moves its generation, and this delete's answer then ends nothing
+            int generation = target.generation();
+            if (generation == io.mclb.binding.Binding.ENDED || (target == s && !d.names(s))) {
+                return; // renewed for another context or ended since the lookup: relayed, ends nothing
+            }
+            req.state(pool.end(target, generation));
         } else if (d.isSecondaryCreate()) {
             GtpTx.Create create = pool.create(s.imsiRaw(), Math.max(d.nsapi(st), 0), anchored ? s : null);
             if (anchored && st.signallingVip() && !sgsn.anchorCreate(req, d, create, st)) {
@@ -336,9 +347,13 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
             return action == GtpCause.Action.NODE_FAILURE ? ResponseVerdict.REASSIGN : ResponseVerdict.FORWARD;
         }
         sgsn.onGgsnAnswer(state, action);
-        GtpSession ends = state instanceof GtpSession s ? s : state instanceof GtpTx.Follow f ? f.ends() : null;
-        if (ends != null && (action == GtpCause.Action.ACCEPTED || d.contextGone(cause))) {
-            module.sessions().close(ends); // the GGSN no longer has it either way
+        boolean gone = action == GtpCause.Action.ACCEPTED || d.contextGone(cause); // the GGSN no longer has it
+        if (state instanceof GtpTx.End e) {
+            if (gone) {
+                module.sessions().close(e.session(), e.generation()); // only the context the delete named
+            }
+        } else if (state instanceof GtpTx.Follow f && f.ends() != null && gone) {
+            module.sessions().close(f.ends());
         }
         return ResponseVerdict.FORWARD;
     }
@@ -353,6 +368,15 @@ final class GtpInspector implements ServiceInspector<GtpTx> {
         BindingTable<GtpSession> sessions = module.sessions();
         int ggsnTeid = d.learnedTeid();
         GtpSession s;
+        GtpSession known = sessions.get(create.imsiRaw(), create.nsapi());
+        if (known != null && known.renewableFor(tx.real(), idleNs, st.signallingVip()) && sessions.startRenewal(known)) {
+            // the subscriber re-created on the same GGSN: the same object stands for the new context
+            known.renewFor(ggsnTeid, ggsn);
+            sessions.finishRenewal(known, GtpSession.alias(d.version(), ggsnTeid), clock.nanoTime());
+            tx.real().release(); // the session keeps the connection it holds; the one kept for this answer goes
+            create.opened(known);
+            return true;
+        }
         if (st.signallingVip()) {
             int mine = create.mclbTeid() != 0 ? create.mclbTeid() : module.teids().next(sessions);
             if (mine == 0) {

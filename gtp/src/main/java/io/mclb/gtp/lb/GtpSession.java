@@ -32,15 +32,25 @@ import java.net.InetSocketAddress;
  * and {@link #sgsnSignalling()} keep the SGSN's own), so the GGSN's own requests come to mclb
  * with the alias and are relayed to the SGSN with its TEID. One TEID names the session at mclb in
  * both directions; the sender (the session's GGSN or not) tells them apart.
+ *
+ * <p>A session that is not anchored is renewed in place ({@link #renewFor}) when its subscriber's
+ * create is accepted again by the same GGSN (an SGSN restart, a re-attach): the steady state of a
+ * known population allocates no session per create. A delete's transaction therefore names the
+ * context, not just the object ({@link GtpTx.End}: the session and its
+ * {@link io.mclb.binding.Binding#generation() generation}). Anchored sessions are never renewed: their
+ * follow-up states and mclb's TEID name the object.
  */
-public final class GtpSession extends Binding implements GtpTx {
+public final class GtpSession extends Binding {
     public static final BindingKind<GtpSession> KIND = BindingKind.of("gtp-session");
     /** Alias bit of a v2 session; v1 aliases are the bare TEID (as streams from older nodes carry them). */
     static final long V2_ALIAS = 1L << 32;
 
-    private final byte[] ggsnAddress;
-    private final int ggsnTeid;
-    private final boolean anchored;
+    /**
+     * Volatile: a session that is not anchored is renewed in place when its subscriber re-creates the
+     * context on the same GGSN ({@link #renewFor}); the GGSN's TEID and address are then the new context's.
+     */
+    private volatile byte[] ggsnAddress;
+    private volatile int ggsnTeid;
     /**
      * The SGSN's own control TEID and where its GGSN-initiated requests go (port 2123; v0: 3386);
      * null: not anchored. Volatile: an accepted inter-SGSN update ({@link #moveSgsn}) swaps it whole.
@@ -53,7 +63,8 @@ public final class GtpSession extends Binding implements GtpTx {
     private final InetAddress ggsnInet;
     /**
      * The transaction states of an anchored session's follow-ups, made once: no allocation per
-     * request. Null for a session that is not anchored, whose follow-ups carry the session itself
+     * request; {@link #follow} non-null is also what says the session is anchored (no flag of its
+     * own: one byte more would grow every session by 8 now that {@link Binding} carries its generation). Null for a session that is not anchored, whose follow-ups carry the session itself
      * or nothing: about 100 bytes less per session, and per accepted create.
      */
     private final GtpTx.Follow follow;
@@ -100,7 +111,6 @@ public final class GtpSession extends Binding implements GtpTx {
                byte[] ggsnAddress, int sgsnTeid, InetSocketAddress sgsnSignalling, long nowNs, long idleNs) {
         super(imsiRaw, nsapi, real, alias, nowNs, idleNs);
         this.ggsnTeid = ggsnTeid;
-        this.anchored = anchored;
         this.ggsnAddress = ggsnAddress;
         this.sgsn = sgsnSignalling == null ? null : new SgsnSide(sgsnTeid, sgsnSignalling);
         this.ggsnInet = anchored ? inet(ggsnAddress) : null;
@@ -122,6 +132,25 @@ public final class GtpSession extends Binding implements GtpTx {
     static long alias(int version, int teid) {
         long t = teid & 0xFFFF_FFFFL;
         return t == 0 ? 0 : version == 2 ? V2_ALIAS | t : t;
+    }
+
+    /**
+     * Whether {@code table}'s session {@code this}, of the same subscriber, can stand for the context
+     * an accepted create opens on {@code real} with the idle lifetime {@code idleNs}: neither is anchored
+     * (those name the object in their follow-up states) and nothing else would differ.
+     */
+    boolean renewableFor(RealServer real, long idleNs, boolean anchoredCreate) {
+        return follow == null && !anchoredCreate && real() == real && idleNs() == idleNs;
+    }
+
+    /**
+     * This session now stands for the subscriber's new context on the same GGSN: its TEID and
+     * signalling address. Only between {@link io.mclb.binding.BindingTable#startRenewal} and
+     * {@code finishRenewal}, which re-indexes the alias.
+     */
+    void renewFor(int ggsnTeid, byte[] ggsnAddress) {
+        this.ggsnTeid = ggsnTeid;
+        this.ggsnAddress = ggsnAddress;
     }
 
     /** The GTP version of the session's follow-ups: 2, or 1 (v0 sessions are found by IMSI, never by alias). */
@@ -149,7 +178,7 @@ public final class GtpSession extends Binding implements GtpTx {
 
     /** Whether the SGSN knows this session by mclb's TEID and the virtual address ({@code gtp signalling vip}). */
     public boolean anchored() {
-        return anchored;
+        return follow != null;
     }
 
     /** Whether the GGSN knows this session by the virtual address and mclb's TEID as the SGSN's. */
@@ -211,7 +240,7 @@ public final class GtpSession extends Binding implements GtpTx {
      * the GGSN advertised. Allocation-free for an anchored session (the only kind asked on the data path).
      */
     boolean isGgsn(InetAddress sender) {
-        return sender.equals(real().address()) || sender.equals(anchored ? ggsnInet : inet(ggsnAddress));
+        return sender.equals(real().address()) || sender.equals(ggsnInet != null ? ggsnInet : inet(ggsnAddress));
     }
 
     /** The signalling address the GGSN advertised in its answer (4 or 16 octets), or null. */

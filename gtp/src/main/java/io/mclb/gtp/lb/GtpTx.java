@@ -2,11 +2,11 @@ package io.mclb.gtp.lb;
 
 /**
  * What a GTP transaction carries from its request to the answer: a create's subscriber (to open its
- * session when accepted), the session a delete ends, or (under {@code gtp signalling vip}) the
+ * session when accepted), the session and context a delete ends ({@link End}), or (under {@code gtp signalling vip}) the
  * anchored session a follow-up goes through; other requests carry nothing (null). Confined to the
  * transaction's event loop.
  */
-sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpTx.FromGgsn, GtpSession {
+sealed interface GtpTx permits GtpTx.Create, GtpTx.End, GtpTx.Follow, GtpTx.FromGgsn {
 
     /**
      * A create (or a v1 secondary create) of {@code imsiRaw} with NSAPI/EBI {@code nsapi}. Under
@@ -90,6 +90,36 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.Follow, GtpTx.FromGgsn, GtpSe
 
         byte[] sgsnAddress() {
             return sgsnAddress;
+        }
+    }
+
+    /**
+     * A delete of a session that is not anchored: the session and the {@link
+     * io.mclb.binding.Binding#generation() generation} of the context the SGSN addressed when the
+     * delete came. The accepted answer ends the session only if it still stands for that context
+     * ({@link io.mclb.binding.BindingTable#close(io.mclb.binding.Binding, int)}): a subscriber that
+     * re-created meanwhile, which renewed the same object in place, keeps its new context.
+     *
+     * <p>Made for one transaction only, reused like {@link Create} ({@link GtpTxPool}).
+     */
+    final class End implements GtpTx {
+        private GtpSession session;
+        private int generation;
+        /** In its inspector's pool: a second retire of the same object must not put it there twice. */
+        boolean pooled;
+
+        End reset(GtpSession session, int generation) {
+            this.session = session;
+            this.generation = generation;
+            return this;
+        }
+
+        GtpSession session() {
+            return session;
+        }
+
+        int generation() {
+            return generation;
         }
     }
 

@@ -3,19 +3,20 @@ package io.mclb.gtp.lb;
 import java.util.ArrayDeque;
 
 /**
- * The {@link GtpTx.Create} states of one {@link GtpInspector}, reused once the engine retires them
- * ({@link io.mclb.service.ServiceInspector#retired}), so a create costs no allocation of the
- * module's in steady state. Only objects made for one transaction come here: a {@link GtpSession}
- * (the state of its own follow-ups, retired once per transaction) and the session's own
- * {@link GtpTx.Follow} / {@link GtpTx.FromGgsn} objects are never pooled.
+ * The {@link GtpTx.Create} and {@link GtpTx.End} (a delete's) states of one {@link GtpInspector},
+ * reused once the engine retires them ({@link io.mclb.service.ServiceInspector#retired}), so a create
+ * or a delete costs no allocation of the module's in steady state. Only objects made for one
+ * transaction come here: a {@link GtpSession} (retired by any transaction that carries it) and the
+ * session's own {@link GtpTx.Follow} / {@link GtpTx.FromGgsn} objects are never pooled.
  *
  * <p>Confined to the inspector's event loop. Bounded: a burst's surplus goes to the GC.
  */
 final class GtpTxPool {
-    /** Retired creates kept at most (about 50 bytes each). */
+    /** Retired creates kept at most (about 50 bytes each), and as many deletes' states (24 bytes). */
     static final int MAX_FREE = 16_384;
 
     private final ArrayDeque<GtpTx.Create> free = new ArrayDeque<>();
+    private final ArrayDeque<GtpTx.End> freeEnds = new ArrayDeque<>();
     private long made;
     private long refusedTwice;
 
@@ -30,12 +31,27 @@ final class GtpTxPool {
         return c.reset(imsiRaw, nsapi, via);
     }
 
+    /** A delete's state: {@code session} as of {@code generation}, reused when one is free. */
+    GtpTx.End end(GtpSession session, int generation) {
+        GtpTx.End e = freeEnds.pollFirst();
+        if (e == null) {
+            made++;
+            e = new GtpTx.End();
+        }
+        e.pooled = false;
+        return e.reset(session, generation);
+    }
+
     /**
      * {@code state} is no transaction's any more (retired by the engine, or never handed to it):
      * a create goes back for reuse, anything else is left to the GC. The same object retired twice
      * without being taken in between is kept once, never handed to two transactions.
      */
     void retire(GtpTx state) {
+        if (state instanceof GtpTx.End e) {
+            retire(e);
+            return;
+        }
         if (!(state instanceof GtpTx.Create c)) {
             return;
         }
@@ -50,7 +66,17 @@ final class GtpTxPool {
         }
     }
 
-    /** Creates made new (not reused) since the start. */
+    private void retire(GtpTx.End e) {
+        if (e.pooled) {
+            refusedTwice++;
+        } else if (freeEnds.size() < MAX_FREE) {
+            e.reset(null, 0); // drop the session it named
+            e.pooled = true;
+            freeEnds.addFirst(e);
+        }
+    }
+
+    /** Creates and deletes' states made new (not reused) since the start. */
     long made() {
         return made;
     }

@@ -55,6 +55,12 @@ final class GtpV0Dialect extends GtpDialect {
         return imsi(st) < 0 ? null : sessions.get(imsiRaw(st), nsapi(st));
     }
 
+    /** Found by IMSI and NSAPI: whatever context the session stands for is the one the TID names. */
+    @Override
+    boolean names(GtpSession s) {
+        return true;
+    }
+
     /** v0's Recovery is not read here: GSM 09.60 peers are rare enough not to need restart tracking. */
     @Override
     int recovery() {

@@ -66,6 +66,11 @@ final class GtpV1Dialect extends GtpDialect {
     }
 
     @Override
+    boolean names(GtpSession s) {
+        return s.alias() == GtpSession.alias(1, m.teid());
+    }
+
+    @Override
     int cause() {
         return m.ies().cause();
     }

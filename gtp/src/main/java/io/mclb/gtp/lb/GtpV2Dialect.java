@@ -71,6 +71,11 @@ final class GtpV2Dialect extends GtpDialect {
     }
 
     @Override
+    boolean names(GtpSession s) {
+        return s.alias() == GtpSession.alias(2, m.teid());
+    }
+
+    @Override
     int recovery() {
         return m.recovery();
     }

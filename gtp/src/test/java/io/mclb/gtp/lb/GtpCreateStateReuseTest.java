@@ -44,13 +44,9 @@ class GtpCreateStateReuseTest {
     private void start(List<FakeGgsn> farm, String predictor) throws Exception {
         int port = GtpHarness.freePort("127.0.0.1");
         vip = new InetSocketAddress("127.0.0.1", port);
-        StringBuilder reals = new StringBuilder();
-        for (FakeGgsn g : farm) {
-            reals.append(" real ").append(g.address()).append(' ').append(g.port())
-                    .append("\n  faildetect numconns 255\n  inservice\n");
-        }
         h.start(h.parse(dir, "mclb data-dir " + dir + "\nmclb sticky entries 10000\nmclb event-loops 1\n"
-                + "ip slb serverfarm F\n predictor " + predictor + "\n" + reals
+                + "ip slb serverfarm F\n predictor " + predictor + "\n"
+                + GtpHarness.reals(farm, "  faildetect numconns 255\n")
                 + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
                 + " sticky gtp imsi group 1\n idle gtp request 10\n inservice\n"));
     }

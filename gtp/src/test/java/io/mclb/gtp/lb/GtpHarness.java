@@ -50,6 +50,16 @@ final class GtpHarness implements AutoCloseable {
         return g;
     }
 
+    /** A {@code real} line per GGSN of {@code farm}, each followed by {@code realLines} and {@code inservice}. */
+    static String reals(List<FakeGgsn> farm, String realLines) {
+        StringBuilder out = new StringBuilder();
+        for (FakeGgsn g : farm) {
+            out.append(" real ").append(g.address()).append(' ').append(g.port()).append('\n').append(realLines)
+                    .append("  inservice\n");
+        }
+        return out.toString();
+    }
+
     /**
      * The global lines and farm GGSN-FARM ({@code farmLines}, then a {@code real} per GGSN) for a fuzz run: numconns
      * 255, because mutated node-failure causes and unanswered requests charge failures, but a real

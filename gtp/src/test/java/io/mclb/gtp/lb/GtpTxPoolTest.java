@@ -44,15 +44,30 @@ class GtpTxPoolTest {
     }
 
     @Test
-    void sessionsAndTheirFollowUpStatesAreNeverPooled() {
+    void sessionsFollowUpStatesAreNeverPooled() {
         GtpTxPool pool = new GtpTxPool();
         GtpSession s = session(9);
-        pool.retire(s);
         pool.retire(s.follow(false));
         pool.retire(new GtpTx.FromGgsn(s, null));
         assertThat(pool.free()).isZero();
         assertThat(pool.create(1, 5, null)).isNotNull();
         assertThat(pool.made()).isEqualTo(1);
+    }
+
+    @Test
+    void aDeletesStateIsReusedOnceRetiredAndForgetsItsSession() {
+        GtpTxPool pool = new GtpTxPool();
+        GtpSession s = session(9);
+        GtpTx.End first = pool.end(s, 4);
+        pool.retire(first);
+        pool.retire(first);
+        assertThat(first.session()).as("a retired state keeps no session alive").isNull();
+        GtpTx.End again = pool.end(s, 6);
+        assertThat(again).isSameAs(first);
+        assertThat(again.generation()).isEqualTo(6);
+        assertThat(pool.end(s, 8)).as("retired twice, kept once").isNotSameAs(first);
+        assertThat(pool.refusedTwice()).isEqualTo(1);
+        assertThat(pool.made()).isEqualTo(2);
     }
 
     @Test

@@ -171,6 +171,38 @@ class BindingReplicationTest {
     }
 
     @Test
+    void bindingsRenewedInPlaceOnTheActiveEndUpTheSameOnTheStandby() throws Exception {
+        BindingNode a = new BindingNode("a", true, "10.0.0.1", "10.0.0.2");
+        BindingNode b = new BindingNode("b", true, "10.0.0.1", "10.0.0.2");
+        pair(a, b);
+        List<TaggedBinding> made = new ArrayList<>();
+        List<Integer> contexts = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            TaggedBinding x = a.openOn(i % 2 == 0 ? "10.0.0.1" : "10.0.0.2", 262_010_000L + i, 5, 0x1000 + i);
+            made.add(x);
+            contexts.add(x.generation());
+        }
+        // 60 subscribers re-create on the same real: the same objects, each under its new context's alias
+        for (int i = 0; i < 60; i++) {
+            assertThat(a.table.startRenewal(made.get(i))).isTrue();
+            a.table.finishRenewal(made.get(i), 0x9000 + i, a.clock.nanoTime());
+        }
+        // late deletes of 30 old contexts end nothing; 10 current ones do
+        for (int i = 0; i < 30; i++) {
+            assertThat(a.table.close(made.get(i), contexts.get(i))).isFalse();
+        }
+        for (int i = 50; i < 70; i += 2) {
+            assertThat(a.table.close(made.get(i), made.get(i).generation())).isTrue();
+        }
+        await().atMost(WAIT).until(() -> b.contents().equals(a.contents()));
+        assertThat(b.table.size()).isEqualTo(90);
+        assertThat(b.counts()).as("one connection per binding on both nodes").isEqualTo(a.counts())
+                .containsEntry("10.0.0.1", 40L).containsEntry("10.0.0.2", 50L);
+        assertThat(b.table.byAlias(0x1000)).as("an old context's alias routes nowhere on the standby").isNull();
+        assertThat(b.table.byAlias(0x9000).owner()).isEqualTo(262_010_000L);
+    }
+
+    @Test
     void aJoiningStandbyGetsEveryBindingFromTheSnapshotAndEndsItsStaleOnes() throws Exception {
         BindingNode a = new BindingNode("a", true, "10.0.0.1", "10.0.0.2");
         BindingNode b = new BindingNode("b", true, "10.0.0.1", "10.0.0.2");
