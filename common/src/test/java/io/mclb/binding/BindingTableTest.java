@@ -206,4 +206,24 @@ class BindingTableTest {
         assertThat(a.activeConnections()).as("the renewed binding's hold released once, the new one's kept").isEqualTo(1);
         assertThat(t.close(c)).isFalse();
     }
+
+    @Test
+    void theAgerWalksATableEverySixteenthOfItsShortestIdleTimeBetweenOneAndTenSeconds() {
+        long s = 1_000_000_000L;
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        bind(t, 1, 5, a, 0, 3600 * s);
+        assertThat(t.walkDue(0)).as("the first tick walks").isTrue();
+        assertThat(t.walkDue(9 * s)).as("an hour's idle time: walked every ten seconds").isFalse();
+        assertThat(t.walkDue(10 * s)).isTrue();
+        bind(t, 2, 5, a, 0, 32 * s);
+        assertThat(t.walkDue(19 * s)).as("the walk already planned stands").isFalse();
+        assertThat(t.walkDue(20 * s)).isTrue();
+        assertThat(t.walkDue(21 * s)).as("32 s idle: every 2 s").isFalse();
+        assertThat(t.walkDue(22 * s)).isTrue();
+        bind(t, 3, 5, a, 0, 4 * s);
+        assertThat(t.walkDue(24 * s)).isTrue();
+        assertThat(t.walkDue(24 * s + s / 2)).as("never more often than every second").isFalse();
+        assertThat(t.walkDue(25 * s)).isTrue();
+    }
 }
