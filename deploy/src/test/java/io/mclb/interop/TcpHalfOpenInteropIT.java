@@ -1,5 +1,7 @@
 package io.mclb.interop;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,15 +117,17 @@ class TcpHalfOpenInteropIT {
                 .replace("@ADMIN_PORT@", Integer.toString(admin)));
         MclbProcess mclb = MclbProcess.startLauncher(lb, "mclb-no-raw",
                 List.of("setpriv", "--inh-caps=-net_raw", "--bounding-set=-net_raw"), cfg, admin);
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        List<String> open = List.of();
-        while (System.nanoTime() < end) {
-            open = rows(mclb.get("/api/v1/probe?detail=1"), "OPEN");
-            if (open.size() == 2 && open.stream().allMatch(r -> r.contains("\"last_result\":\"success\""))) {
-                break;
-            }
-            Thread.sleep(250);
+        AtomicReference<List<String>> seen = new AtomicReference<>(List.of());
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                seen.set(rows(mclb.get("/api/v1/probe?detail=1"), "OPEN"));
+                return seen.get().size() == 2
+                        && seen.get().stream().allMatch(r -> r.contains("\"last_result\":\"success\""));
+            });
+        } catch (ConditionTimeoutException e) {
+            // the assertions below say what was seen last
         }
+        List<String> open = seen.get();
         assertThat(open).as("both reals passed by connecting").hasSize(2)
                 .allSatisfy(r -> assertThat(r).contains("\"last_result\":\"success\"").contains(":7000 (tcp)\""));
         assertThat(mclb.process().lines()).as("the fallback is logged with its reason")
@@ -185,17 +190,18 @@ class TcpHalfOpenInteropIT {
      * kind (passed, failed, timed out), so the capture holds two of each; null if not in time.
      */
     private static String awaitProbes(MclbProcess mclb, Duration timeout) throws Exception {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            String json = mclb.get("/api/v1/probe?detail=1");
-            if (atLeastTwo(json, "OPEN", "passed") && atLeastTwo(json, "CLOSED", "failed")
-                    && atLeastTwo(json, "DROPPED", "timeouts")) {
-                return json;
-            }
-            Thread.sleep(250);
+        AtomicReference<String> json = new AtomicReference<>();
+        try {
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
+                json.set(mclb.get("/api/v1/probe?detail=1"));
+                return atLeastTwo(json.get(), "OPEN", "passed") && atLeastTwo(json.get(), "CLOSED", "failed")
+                        && atLeastTwo(json.get(), "DROPPED", "timeouts");
+            });
+            return json.get();
+        } catch (ConditionTimeoutException e) {
+            System.err.println(mclb.get("/api/v1/probe?format=text&detail=1"));
+            return null;
         }
-        System.err.println(mclb.get("/api/v1/probe?format=text&detail=1"));
-        return null;
     }
 
     private static boolean atLeastTwo(String json, String probe, String count) {
