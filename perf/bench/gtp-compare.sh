@@ -25,6 +25,8 @@
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/gtp-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  VERSION [1]  IMSIS [1000000]  WINDOW [32]  SOCKETS [8]  DUR [10]  WARM [20]
 #   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]  WARM2 [10]
+#   OPEN_RATE [half the closed-loop maximum]: a fixed open-loop rate instead (e.g. 10000 for the
+#   issue's low-load p50, the same for every build compared)
 set -u
 set -o pipefail
 
@@ -156,7 +158,7 @@ done
 
 # Half of the mclb maximum (the issue's "half that rate"), or of the direct one without mclb.
 max=$(get mclb closed rps); [ -z "$max" ] && max=$(get direct closed rps)
-HALF=$(( ${max:-0} / 2 ))
+HALF=${OPEN_RATE:-$(( ${max:-0} / 2 ))}
 if [ "$HALF" -gt 0 ]; then
   for leg in $LEGS; do
     case $leg in
@@ -180,7 +182,8 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
     done
   done
   echo
-  echo "open-loop rate: $HALF creates/s (half the closed-loop maximum of $([ -n "$(get mclb closed rps)" ] && echo mclb || echo direct))"
+  if [ -n "${OPEN_RATE:-}" ]; then echo "open-loop rate: $HALF creates/s (OPEN_RATE)"; else
+  echo "open-loop rate: $HALF creates/s (half the closed-loop maximum of $([ -n "$(get mclb closed rps)" ] && echo mclb || echo direct))"; fi
   echo "mclb/direct closed-loop creates/s: $(ratio "$(get mclb closed rps)" "$(get direct closed rps)")  (target >= 0.50)"
   echo "mclb/direct open-loop p50: $(ratio "$(get mclb open p50_us)" "$(get direct open p50_us)")  p99: $(ratio "$(get mclb open p99_us)" "$(get direct open p99_us)")"
   echo "mclb CPU µs per create, all threads / event loops: closed $(get mclb closed mclb_cpu_us_per_answer) / $(get mclb closed mclb_loop_cpu_us_per_answer)" \

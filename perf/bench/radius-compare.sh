@@ -24,6 +24,8 @@
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/radius-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
 #   DUR [10]  WARM [20]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
+#   OPEN_RATE [half the closed-loop maximum of each kind]: a fixed open-loop rate for every kind
+#   instead (e.g. 10000 for the issue's low-load p50, the same for every build compared)
 set -u
 set -o pipefail
 
@@ -164,7 +166,7 @@ done
 # Half of the mclb maximum of each kind (the issue's "half that rate"), or of the direct one without mclb.
 for kind in $KINDS; do
   max=$(get "$kind" mclb closed rps); [ -z "$max" ] && max=$(get "$kind" direct closed rps)
-  half=$(( ${max:-0} / 2 ))
+  half=${OPEN_RATE:-$(( ${max:-0} / 2 ))}
   eval "HALF_$kind=$half"
   [ "$half" -gt 0 ] || continue
   for leg in $LEGS; do
