@@ -2,19 +2,23 @@ package io.netty.channel.epoll;
 
 import io.mclb.net.ReusableDatagramPacket;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AddressedEnvelope;
 import io.netty.channel.ChannelMetadata;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.DefaultAddressedEnvelope;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoRegistration;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.UnixChannelUtil;
 import io.netty.util.UncheckedBooleanSupplier;
 
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.channels.UnresolvedAddressException;
 
 /**
  * mclb's UDP socket on the epoll transport: Netty's {@link EpollDatagramChannel} with a read path
@@ -29,12 +33,11 @@ import java.net.SocketAddress;
  * <p>The contract this asks of a handler: the packet object is valid only inside
  * {@code channelRead}. It may release it, or take its content (as mclb's relays do when they
  * forward it) and its sender (immutable, kept as long as wanted), but never keep the packet
- * itself. Pipeline writes go out with one sendmmsg per flush, as Netty's do, the recipients
- * written without copying their address bytes ({@link SendBatch}). The relays' datagrams skip the
+ * itself. Writes go out with one sendmmsg per flush, as Netty's do, the recipients written
+ * without copying their address bytes ({@link SendBatch}). The relays' datagrams skip the
  * pipeline and Netty's outbound buffer altogether: {@link #send} queues (content, recipient) on
- * the channel ({@link SendQueue}) and {@link #flushSends} commits them to the loop's I/O pass,
- * which sends each socket's datagrams once when it ends ({@link PassSends}), with EPOLLOUT armed
- * while the socket buffer is full, as Netty's flush does. Binds and options are Netty's:
+ * the channel ({@link SendQueue}) and {@link #flushSends} hands them to one sendmmsg, with
+ * EPOLLOUT armed while the socket buffer is full, as Netty's flush does. Binds and options are Netty's:
  * SO_REUSEPORT, IP_FREEBIND, IP_TRANSPARENT, buffer sizes ({@link MclbDatagramChannelConfig}). No
  * multicast and no connected mode: the data path binds and addresses every datagram.
  *
@@ -52,8 +55,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     private final PipelineWrites pipelineWrites;
     /** A datagram went through the pipeline since the last {@link #flushSends}: it flushes the channel too. */
     private boolean pipelineWritten;
-    /** Waits in this loop's {@link PassSends} for the I/O pass to end (loop-confined). */
-    private boolean inPass;
     /** recvmmsg and sendmmsg through mclb's helper ({@link MmsgVector}), else through Netty's natives. */
     private final boolean ownSyscalls;
 
@@ -152,8 +153,8 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
 
     /**
      * Queues {@code content} (owned from here when taken) for {@code recipient} without the
-     * pipeline, Netty's outbound buffer or a packet object, until {@link #flushSends} (or the
-     * writability event) sends it. Call on the event loop.
+     * pipeline, Netty's outbound buffer or a packet object: the next {@link #flushSends} writes its
+     * memory and the recipient's sockaddr into the loop's sendmmsg vector. Call on the event loop.
      */
     public Send send(ByteBuf content, InetSocketAddress recipient) {
         assert eventLoop().inEventLoop();
@@ -166,34 +167,11 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     /**
-     * Sends what {@link #send} queued and flushes what went through the pipeline, once per I/O
-     * pass of the loop: the datagrams (each of up to {@link PassSends#MAX_COPIED} bytes) are copied
-     * into the loop's pass arena and released now, and leave with this socket's other datagrams of
-     * the pass in one sendmmsg per 1,024 when the pass ends ({@link PassSends}). A larger datagram,
-     * a full arena, a pipeline write or a loop without tail tasks sends everything queued now, in
-     * order, as before. While the socket buffer is full (EPOLLOUT armed) the queue waits for
-     * writability, as Netty's flush does. Call on the event loop.
+     * Sends what {@link #send} queued (one sendmmsg per 1,024) and flushes what went through the
+     * pipeline. While the socket buffer is full (EPOLLOUT armed) the queue waits for writability,
+     * as Netty's flush does. Call on the event loop.
      */
     public void flushSends() {
-        if (pipelineWritten) {
-            flushNow();
-            return;
-        }
-        if (sendQueue.isEmpty() || isFlagSet(Native.EPOLLOUT)) {
-            return;
-        }
-        PassSends pass = PassSends.ofThisLoop();
-        if ((!inPass && !pass.armed(eventLoop())) || !sendQueue.commit(pass)) {
-            flushNow();
-            return;
-        }
-        if (!inPass) {
-            inPass = true;
-            pass.add(this);
-        }
-    }
-
-    private void flushNow() {
         if (!sendQueue.isEmpty() && !isFlagSet(Native.EPOLLOUT)) {
             drainSendQueue();
         }
@@ -201,34 +179,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             pipelineWritten = false;
             flush();
         }
-    }
-
-    /** The loop's I/O pass ended ({@link PassSends}): sends what waits, unless the socket buffer is full. */
-    void endPass() {
-        inPass = false;
-        try {
-            flushNow();
-        } catch (Throwable t) {
-            pipeline().fireExceptionCaught(t);
-        }
-    }
-
-    /** After {@link #endPass}: what still lies in the pass's arena (the socket buffer was full) moves to buffers of its own. */
-    void leaveArena() {
-        if (sendQueue.hasArenaCopies()) {
-            try {
-                sendQueue.leaveArena(alloc());
-            } catch (Throwable t) {
-                // no memory for the copies: the arena is reused next, so what it held is lost, and said so
-                sendQueue.releaseAll();
-                pipeline().fireExceptionCaught(t);
-            }
-        }
-    }
-
-    /** sendmmsg calls of {@link #send}'s datagrams so far (tests). */
-    long sendmmsgCalls() {
-        return sendQueue.sendCalls();
     }
 
     private void drainSendQueue() {
@@ -248,10 +198,6 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     @Override
     protected void doClose() throws Exception {
         try {
-            if (inPass && socket.isOpen() && !isFlagSet(Native.EPOLLOUT)) {
-                // what this pass's flushes committed goes, as it went at the flush before passes
-                sendQueue.drain(socket.intValue(), sendBatch, socket.family() == SocketProtocolFamily.INET6, pipeline());
-            }
             super.doClose();
         } finally {
             sendQueue.releaseAll();
@@ -271,9 +217,35 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     protected Object filterOutboundMessage(Object msg) {
         pipelineWritten = true;
-        return pipelineWrites.filter(msg);
+        if (msg instanceof DatagramPacket p) {
+            // the recipient read first: the copy releases p, and a reused envelope forgets its recipient then
+            InetSocketAddress recipient = p.recipient();
+            requireResolved(recipient);
+            ByteBuf content = p.content();
+            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
+                    ? new DatagramPacket(newDirectBuffer(p, content), recipient) : msg;
+        }
+        if (msg instanceof ByteBuf buf) {
+            return UnixChannelUtil.isBufferCopyNeededForWrite(buf) ? newDirectBuffer(buf) : buf;
+        }
+        if (msg instanceof AddressedEnvelope<?, ?> e && e.content() instanceof ByteBuf content
+                && (e.recipient() == null || e.recipient() instanceof InetSocketAddress)) {
+            InetSocketAddress recipient = (InetSocketAddress) e.recipient();
+            requireResolved(recipient);
+            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
+                    ? new DefaultAddressedEnvelope<>(newDirectBuffer(e, content), recipient) : e;
+        }
+        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getSimpleName()
+                + " (expected: DatagramPacket, AddressedEnvelope<ByteBuf, InetSocketAddress>, ByteBuf)");
+    }
+
+    private static void requireResolved(InetSocketAddress a) {
+        if (a != null && a.isUnresolved()) {
+            throw new UnresolvedAddressException();
+        }
     }
 
     // ---- reads: recvmmsg into one buffer, each datagram up the pipeline in the reused packet

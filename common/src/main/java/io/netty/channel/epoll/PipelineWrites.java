@@ -3,14 +3,10 @@ package io.netty.channel.epoll;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.AddressedEnvelope;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.netty.channel.DefaultAddressedEnvelope;
-import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketProtocolFamily;
-import io.netty.channel.unix.UnixChannelUtil;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.UnresolvedAddressException;
 
 /**
  * The pipeline's way out of a {@link MclbDatagramChannel}: Netty's {@code EpollDatagramChannel.doWrite}
@@ -27,40 +23,6 @@ final class PipelineWrites {
         this.channel = channel;
         this.batch = batch;
         this.ownSyscalls = ownSyscalls;
-    }
-
-    /**
-     * Netty's {@code EpollDatagramChannel.filterOutboundMessage}: what the pipeline may write, a
-     * buffer that sendmmsg cannot point at copied to a direct one.
-     */
-    @SuppressWarnings("unchecked")
-    Object filter(Object msg) {
-        if (msg instanceof DatagramPacket p) {
-            // the recipient read first: the copy releases p, and a reused envelope forgets its recipient then
-            InetSocketAddress recipient = p.recipient();
-            requireResolved(recipient);
-            ByteBuf content = p.content();
-            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
-                    ? new DatagramPacket(channel.newDirectBuffer(p, content), recipient) : msg;
-        }
-        if (msg instanceof ByteBuf buf) {
-            return UnixChannelUtil.isBufferCopyNeededForWrite(buf) ? channel.newDirectBuffer(buf) : buf;
-        }
-        if (msg instanceof AddressedEnvelope<?, ?> e && e.content() instanceof ByteBuf content
-                && (e.recipient() == null || e.recipient() instanceof InetSocketAddress)) {
-            InetSocketAddress recipient = (InetSocketAddress) e.recipient();
-            requireResolved(recipient);
-            return UnixChannelUtil.isBufferCopyNeededForWrite(content)
-                    ? new DefaultAddressedEnvelope<>(channel.newDirectBuffer(e, content), recipient) : e;
-        }
-        throw new UnsupportedOperationException("unsupported message type: " + msg.getClass().getSimpleName()
-                + " (expected: DatagramPacket, AddressedEnvelope<ByteBuf, InetSocketAddress>, ByteBuf)");
-    }
-
-    private static void requireResolved(InetSocketAddress a) {
-        if (a != null && a.isUnresolved()) {
-            throw new UnresolvedAddressException();
-        }
     }
 
     /** Writes the flushed datagrams of {@code in}, at most {@code maxMessagesPerWrite}; the caller arms or clears EPOLLOUT. */

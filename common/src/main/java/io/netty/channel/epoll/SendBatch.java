@@ -123,13 +123,8 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
      * ({@link MmsgVector#addSend}) or the vector is full.
      */
     boolean add(MmsgVector vector, ByteBuf buf, InetSocketAddress to, boolean ipv6Socket) {
-        return buf.hasMemoryAddress()
-                && add(vector, buf.memoryAddress() + buf.readerIndex(), buf.readableBytes(), to, ipv6Socket);
-    }
-
-    /** As {@link #add(MmsgVector, ByteBuf, InetSocketAddress, boolean)} for {@code length} bytes at {@code address}. */
-    boolean add(MmsgVector vector, long address, int length, InetSocketAddress to, boolean ipv6Socket) {
-        if (to == null || length == 0) {
+        int length = buf.readableBytes();
+        if (to == null || length == 0 || !buf.hasMemoryAddress()) {
             return false;
         }
         InetAddress a = to.getAddress();
@@ -142,7 +137,7 @@ final class SendBatch implements ChannelOutboundBuffer.MessageProcessor {
             lo = ipv6Low[i];
             scope = six.getScopeId();
         }
-        return vector.addSend(address, length, a, hi, lo, scope, to.getPort(), ipv6Socket);
+        return vector.addSend(buf.memoryAddress() + buf.readerIndex(), length, a, hi, lo, scope, to.getPort(), ipv6Socket);
     }
 
     private byte[] ipv6Bytes(Inet6Address a) {

@@ -66,12 +66,12 @@ class MclbDatagramChannelSendTest {
         return ch;
     }
 
-    static ByteBuf direct(MclbDatagramChannel ch, String text) {
+    private static ByteBuf direct(MclbDatagramChannel ch, String text) {
         return ch.alloc().directBuffer().writeBytes(text.getBytes(StandardCharsets.US_ASCII));
     }
 
     /** On the loop: sends {@code n} direct datagrams {@code prefix + i} to {@code to(i)}, their contents kept in {@code into}. */
-    static List<MclbDatagramChannel.Send> queue(MclbDatagramChannel ch, int n, String prefix,
+    private static List<MclbDatagramChannel.Send> queue(MclbDatagramChannel ch, int n, String prefix,
                                                         IntFunction<InetSocketAddress> to, List<ByteBuf> into) {
         List<MclbDatagramChannel.Send> results = new ArrayList<>();
         for (int i = 0; i < n; i++) {
