@@ -122,8 +122,14 @@ class RunProcessIT {
         // SIGHUP applies a changed file
         Files.writeString(cfg, config(admin, data, a, b, port, 7, ""));
         signal(p, "HUP");
-        await().atMost(Duration.ofSeconds(20)).until(() -> String.valueOf(get(admin, "/api/v1/running-config?format=text"))
-                .contains("weight 7"));
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> String.valueOf(get(admin,
+                    "/api/v1/running-config?format=text")).contains("weight 7"));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // the log goes with the temporary directory: keep it in the report
+            throw new AssertionError("SIGHUP not applied; alive=" + p.isAlive() + "; run1.log:\n"
+                    + Files.readString(dir.resolve("run1.log")), e);
+        }
 
         // a bad file: 'mclb reload' exits 1, names the line, the running configuration stays
         Files.writeString(cfg, config(admin, data, a, b, port, 3, " weight 9\n"));

@@ -5,8 +5,6 @@ import io.mclb.config.ConfigException;
 import io.mclb.server.MclbServer;
 import io.mclb.server.StartupOverrides;
 import io.mclb.service.Modules;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -16,7 +14,6 @@ import java.util.concurrent.Callable;
 /** {@code mclb run -c FILE [--admin ADDR:PORT] [--data-dir DIR]}: run until SIGTERM/SIGINT; SIGHUP reloads the file. */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the balancer with a configuration file.")
 public final class RunCommand implements Callable<Integer> {
-    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
     @Option(names = {"-c", "--config"}, required = true, description = "configuration file (IOS SLB language)")
     Path config;
@@ -31,6 +28,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        HangupReload hangup = new HangupReload();
+        Signals.onHangup(hangup::hangup);
         MclbServer server;
         try {
             server = MclbServer.start(config, Modules.load(),
@@ -43,14 +42,7 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "mclb-shutdown"));
-        Signals.onHangup(() -> {
-            var r = server.reload();
-            if (r.ok()) {
-                LOG.info("SIGHUP: configuration reloaded");
-            } else {
-                LOG.warn("SIGHUP: reload refused, running configuration kept: {}", r.errors());
-            }
-        });
+        hangup.started(server);
         server.awaitStop();
         return 0;
     }
