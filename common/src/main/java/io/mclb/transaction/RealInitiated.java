@@ -74,6 +74,7 @@ final class RealInitiated<T> {
         tx = cast(table.newTransaction(real, c.id(), c.fingerprint(), key, nowNs));
         tx.state = c.adoptState();
         if (!table.assignUpstream(tx, null, c.peer())) {
+            table.abandon(tx);
             return table.passesIdsThrough() ? TransactionRelay.UPSTREAM_ID_IN_USE : DropReason.ID_SPACE_EXHAUSTED;
         }
         tx.sentNs = nowNs;

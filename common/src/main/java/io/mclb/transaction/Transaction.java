@@ -57,6 +57,8 @@ public final class Transaction<T> {
 
     /** Entries of {@link TransactionTable}'s two queues that still name this object (it is reused at 0, once done). */
     int queued;
+    /** Where its table keeps this object (its maps store the slot, not the reference); fixed for the object's life. */
+    int slot = -1;
 
     Transaction(InetSocketAddress client, long originalId, long fingerprint, long clientKey, long createdNs) {
         reset(client, originalId, fingerprint, clientKey, createdNs);

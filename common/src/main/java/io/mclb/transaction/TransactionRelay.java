@@ -234,6 +234,7 @@ public final class TransactionRelay<T> extends Relay {
         tx.routeKey = sel.routeKey();
         RealServer real = selector.select(s, sel, null, nowNs, clock.epochMillis());
         if (real == null) {
+            table.abandon(tx);
             drop(packet, DropReason.NO_REAL_AVAILABLE);
             return;
         }
@@ -252,6 +253,7 @@ public final class TransactionRelay<T> extends Relay {
             tx.holdsReal = false;
             drop(packet, idUnavailable());
             tx.releaseCopy();
+            table.abandon(tx);
             return;
         }
         table.addClient(tx);

@@ -2,7 +2,6 @@ package io.mclb.transaction;
 
 import io.mclb.farm.RealServer;
 import io.mclb.sticky.Hashing;
-import io.netty.util.collection.LongObjectHashMap;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -46,8 +45,15 @@ import java.util.function.Consumer;
  */
 final class TransactionTable {
     private final long idMask;
-    private final LongObjectHashMap<Transaction<?>> byUpstream = new LongObjectHashMap<>();
-    private final LongObjectHashMap<Transaction<?>> byClient = new LongObjectHashMap<>();
+    /** (path, upstream id) and client identity, to a slot of {@link #bySlot}: no reference stored per request */
+    private final SlotMap byUpstream = new SlotMap();
+    private final SlotMap byClient = new SlotMap();
+    /** every transaction object this table keeps, at its slot (written when an object is made or dropped) */
+    private Transaction<?>[] bySlot = new Transaction<?>[64];
+    private int slotsUsed;
+    /** slots of objects dropped past {@link #MAX_FREE}, for the next new object */
+    private int[] vacantSlots = new int[8];
+    private int vacantCount;
     private final HashMap<InetSocketAddress, Integer> paths = new HashMap<>();
     private final int sockets;
     /** ids to probe on one path before moving on: the whole space when it is small (RADIUS) */
@@ -64,7 +70,10 @@ final class TransactionTable {
     private static final int MAX_PROBES = 4096;
     /** Forgotten transactions kept for reuse at most: a burst's surplus goes to the GC. */
     static final int MAX_FREE = 65536;
-    private final ArrayDeque<Transaction<?>> free = new ArrayDeque<>();
+    /** slots of forgotten objects waiting for reuse, oldest first (a ring) */
+    private int[] free = new int[64];
+    private int freeHead;
+    private int freeCount;
     private final Consumer<Object> retiredStates;
     private long created;
     private int live;
@@ -105,7 +114,7 @@ final class TransactionTable {
 
     /** The transaction of this client request, verified field by field (the key is a hash). */
     Transaction<?> byClient(long clientKey, InetSocketAddress client, long id, long fingerprint) {
-        Transaction<?> tx = byClient.get(clientKey);
+        Transaction<?> tx = at(byClient.get(clientKey));
         if (tx != null && tx.originalId == id && tx.fingerprint == fingerprint && tx.client.equals(client)) {
             return tx;
         }
@@ -114,11 +123,15 @@ final class TransactionTable {
 
     /** A fresh transaction for a client request: a forgotten one reused, or a new object when none is free. */
     Transaction<?> newTransaction(InetSocketAddress client, long id, long fingerprint, long clientKey, long nowNs) {
-        Transaction<?> tx = free.pollFirst();
-        if (tx == null) {
+        if (freeCount == 0) {
             created++;
-            return new Transaction<>(client, id, fingerprint, clientKey, nowNs);
+            Transaction<?> tx = new Transaction<>(client, id, fingerprint, clientKey, nowNs);
+            tx.slot = takeSlot(tx);
+            return tx;
         }
+        Transaction<?> tx = bySlot[free[freeHead]];
+        freeHead = (freeHead + 1) & (free.length - 1);
+        freeCount--;
         Object retired = tx.state;
         tx.reset(client, id, fingerprint, clientKey, nowNs);
         if (retired != null) {
@@ -133,8 +146,21 @@ final class TransactionTable {
         return created;
     }
 
+    /**
+     * Gives back a transaction from {@link #newTransaction} whose request was dropped before
+     * {@link #addClient} (no real, no upstream id): it is in no map and no queue, and without this
+     * its slot would hold it forever.
+     */
+    void abandon(Transaction<?> tx) {
+        if (tx.queued == 0 && tx.target == null) {
+            tx.done = true;
+            tx.queued = 1;
+            dequeued(tx);
+        }
+    }
+
     void addClient(Transaction<?> tx) {
-        byClient.put(tx.clientKey, tx);
+        byClient.put(tx.clientKey, tx.slot);
         pending.addLast(tx);
         tx.queued++;
         live++;
@@ -149,9 +175,53 @@ final class TransactionTable {
 
     /** {@code tx} left one of the queues: reusable once forgotten and named by neither. */
     private void dequeued(Transaction<?> tx) {
-        if (--tx.queued == 0 && tx.done && free.size() < MAX_FREE) {
-            free.addLast(tx);
+        if (--tx.queued == 0 && tx.done) {
+            if (freeCount < MAX_FREE) {
+                if (freeCount == free.length) {
+                    growFree();
+                }
+                free[(freeHead + freeCount) & (free.length - 1)] = tx.slot;
+                freeCount++;
+            } else {
+                dropSlot(tx);
+            }
         }
+    }
+
+    private Transaction<?> at(int slot) {
+        return slot < 0 ? null : bySlot[slot];
+    }
+
+    private int takeSlot(Transaction<?> tx) {
+        int slot;
+        if (vacantCount > 0) {
+            slot = vacantSlots[--vacantCount];
+        } else {
+            if (slotsUsed == bySlot.length) {
+                bySlot = Arrays.copyOf(bySlot, bySlot.length * 2);
+            }
+            slot = slotsUsed++;
+        }
+        bySlot[slot] = tx;
+        return slot;
+    }
+
+    /** A burst's surplus object goes to the GC; its slot serves the next new one. */
+    private void dropSlot(Transaction<?> tx) {
+        bySlot[tx.slot] = null;
+        if (vacantCount == vacantSlots.length) {
+            vacantSlots = Arrays.copyOf(vacantSlots, vacantCount * 2);
+        }
+        vacantSlots[vacantCount++] = tx.slot;
+    }
+
+    private void growFree() {
+        int[] next = new int[free.length * 2];
+        for (int i = 0; i < freeCount; i++) {
+            next[i] = free[(freeHead + i) & (free.length - 1)];
+        }
+        free = next;
+        freeHead = 0;
     }
 
     /**
@@ -170,7 +240,7 @@ final class TransactionTable {
             long id = nextId[path];
             for (int probe = 0; probe < probesPerPath; probe++) {
                 long k = upstreamKey(path, id);
-                Transaction<?> holder = byUpstream.get(k);
+                Transaction<?> holder = at(byUpstream.get(k));
                 if (holder == null || holder.answered) {
                     if (holder != null) {
                         retire(holder); // a lingering answered transaction gives its id up
@@ -181,7 +251,7 @@ final class TransactionTable {
                     tx.target = target;
                     tx.path = path;
                     tx.upstreamId = id;
-                    byUpstream.put(k, tx);
+                    byUpstream.put(k, tx.slot);
                     return true;
                 }
                 id = (id + 1) & idMask;
@@ -200,7 +270,7 @@ final class TransactionTable {
         for (int socket = 0; socket < sockets; socket++) {
             int path = base * sockets + socket;
             long k = upstreamKey(path, id);
-            Transaction<?> holder = byUpstream.get(k);
+            Transaction<?> holder = at(byUpstream.get(k));
             if (holder == null || holder.answered) {
                 if (holder != null) {
                     retire(holder);
@@ -209,7 +279,7 @@ final class TransactionTable {
                 tx.target = target;
                 tx.path = path;
                 tx.upstreamId = id;
-                byUpstream.put(k, tx);
+                byUpstream.put(k, tx.slot);
                 return true;
             }
         }
@@ -224,10 +294,7 @@ final class TransactionTable {
         if (tx.target == null) {
             return;
         }
-        long k = upstreamKey(tx.path, tx.upstreamId);
-        if (byUpstream.get(k) == tx) {
-            byUpstream.remove(k);
-        }
+        byUpstream.remove(upstreamKey(tx.path, tx.upstreamId), tx.slot);
     }
 
     Transaction<?> byUpstream(InetSocketAddress sender, long id) {
@@ -240,7 +307,7 @@ final class TransactionTable {
         if (base == null || socket < 0 || socket >= sockets) {
             return null;
         }
-        return byUpstream.get(upstreamKey(base * sockets + socket, id & idMask));
+        return at(byUpstream.get(upstreamKey(base * sockets + socket, id & idMask)));
     }
 
     /** The oldest transaction still waiting for an answer (answered ones are skipped and dropped from this order). */
@@ -287,9 +354,7 @@ final class TransactionTable {
         }
         tx.done = true;
         live--;
-        if (byClient.get(tx.clientKey) == tx) {
-            byClient.remove(tx.clientKey);
-        }
+        byClient.remove(tx.clientKey, tx.slot);
         removeUpstream(tx);
     }
 
@@ -333,9 +398,9 @@ final class TransactionTable {
 
     /**
      * The map key of (path, id), passed through MurmurHash3's fmix64 (a bijection, so no new
-     * collisions): Netty's LongObjectHashMap only folds the key's halves and probes linearly, so
-     * sequential ids filled one long run of slots and every removal walked that run (the whole
-     * profile of the first GTP benchmark after the linger fix).
+     * collisions): {@link SlotMap} (as Netty's LongObjectHashMap before it) only folds the key's
+     * halves and probes linearly, so unmixed sequential ids filled one long run of cells and every
+     * removal walked that run (the whole profile of the first GTP benchmark after the linger fix).
      */
     private static long upstreamKey(int path, long id) {
         return Hashing.fmix64(((long) path << 40) ^ id);

@@ -11,8 +11,8 @@ class TransactionTableTest {
     private static final InetSocketAddress REAL = new InetSocketAddress("127.0.0.2", 1812);
 
     private static Transaction tx(TransactionTable t, int n) {
-        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000 + n);
-        return new Transaction(client, n, 0, TransactionTable.clientKey(client, n, 0), n);
+        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000 + n % 50_000);
+        return t.newTransaction(client, n, 0, TransactionTable.clientKey(client, n, 0), n);
     }
 
     @Test
@@ -184,6 +184,46 @@ class TransactionTableTest {
         Transaction<?> c = t.newTransaction(client, 3, 0, TransactionTable.clientKey(client, 3, 0), 3);
         assertThat(c).as("b is live: a new object").isNotSameAs(b);
         assertThat(retired).as("a state is handed back once").hasSize(1);
+    }
+
+    @Test
+    void aRequestDroppedBeforeItWasAddedGivesItsObjectBackAndADroppedSurplusItsSlot() {
+        java.util.List<Object> retired = new java.util.ArrayList<>();
+        TransactionTable t = new TransactionTable(16, 1, false, retired::add);
+        InetSocketAddress client = new InetSocketAddress("127.0.0.1", 10_000);
+        for (int i = 0; i < 1_000; i++) {
+            // every request finds no real: the relay drops it before addClient
+            Transaction<Object> x = cast(t.newTransaction(client, i, 0, TransactionTable.clientKey(client, i, 0), i));
+            x.state = "state " + i;
+            t.abandon(x);
+        }
+        assertThat(t.created()).as("one object serves every dropped request").isEqualTo(1);
+        assertThat(retired).as("each state goes back when its object is reused").hasSize(999);
+        assertThat(t.size()).isZero();
+
+        // a burst past MAX_FREE: the surplus objects go, their slots serve new ones, and the maps
+        // still find each live transaction by its own slot
+        int burst = TransactionTable.MAX_FREE + 100;
+        java.util.List<Transaction<?>> live = new java.util.ArrayList<>();
+        TransactionTable wide = new TransactionTable(32);
+        for (int i = 0; i < burst; i++) {
+            Transaction<?> x = tx(wide, i);
+            assertThat(wide.assignUpstream(x, null, REAL)).isTrue();
+            wide.addClient(x);
+            live.add(x);
+        }
+        while (wide.oldestPending() != null) {
+            wide.removeOldestPending();
+        }
+        long made = wide.created();
+        for (int i = 0; i < burst; i++) {
+            Transaction<?> x = tx(wide, burst + i);
+            assertThat(wide.assignUpstream(x, null, REAL)).isTrue();
+            wide.addClient(x);
+            assertThat(wide.byUpstream(REAL, x.upstreamId)).isSameAs(x);
+            assertThat(wide.byClient(x.clientKey, x.client, burst + i, 0)).isSameAs(x);
+        }
+        assertThat(wide.created() - made).as("objects made again for the dropped surplus only").isEqualTo(100);
     }
 
     @SuppressWarnings("unchecked")
