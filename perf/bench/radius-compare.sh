@@ -16,6 +16,12 @@
 # warm-up run (JIT) whose figures are discarded. Every answer is verified by the generator
 # (bad_auth counts the ones that do not verify with the secret it used). For each mclb run, mclb's CPU
 # per answer over the run: the process, its event loops, and each thread (perf/bench/thread-cpu.sh).
+# mclb keeps its sticky table in a data directory of its own, $OUT/data, emptied before mclb starts
+# (the configuration's shared /tmp/mclb-radius-bench-data carried the framed-IP and Calling-Station-Id
+# entries of every earlier run, over a million after a few, into the next, so later runs measured a
+# fuller table), and serves its admin API on ADMIN_PORT, so two runs at once do not collide.
+# mclb's metrics are scraped once half-way through each mclb warm-up: the process's first admin HTTP
+# request recompiles the event loop's Netty code (perf/README.md), which must not fall in a window.
 # The mclb leg is skipped with a message when mclb exits or does not bind the VIP within
 # MCLB_STARTUP_S seconds. Every process the script starts runs in its own process group and is
 # stopped on exit.
@@ -24,6 +30,7 @@
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/radius-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
 #   DUR [10]  WARM [20]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
+#   ADMIN_PORT [18083]: mclb's admin listener (127.0.0.1), where the script reads mclb_responses_total
 #   OPEN_RATE [half the closed-loop maximum of each kind]: a fixed open-loop rate for every kind
 #   instead (e.g. 10000 for the issue's low-load p50, the same for every build compared)
 set -u
@@ -43,6 +50,7 @@ WARM=${WARM:-20}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/radius-compare-$(date +%Y%m%d-%H%M%S)}
+ADMIN_PORT=${ADMIN_PORT:-18083}
 VIP_IP=127.0.0.100
 SIMS="127.0.0.5 127.0.0.6 127.0.0.7"
 AAA_SECRET=aaa-secret
@@ -66,7 +74,11 @@ if [ -z "${PORT:-}" ]; then
 fi
 ACCT_PORT=$((PORT + 1))
 CFG="$OUT/radius-bench.cfg"
-sed -e "s/\b1813\b/$ACCT_PORT/g" -e "s/\b1812\b/$PORT/g" perf/bench/radius-bench.cfg >"$CFG"
+DATA_DIR="$OUT/data"
+sed -e "s|^mclb admin 127.0.0.1 18083\$|mclb admin 127.0.0.1 $ADMIN_PORT|" -e "s|^mclb data-dir .*|mclb data-dir $DATA_DIR|" \
+    -e "s/\b1813\b/$ACCT_PORT/g" -e "s/\b1812\b/$PORT/g" perf/bench/radius-bench.cfg >"$CFG"
+grep -q "^mclb admin 127.0.0.1 $ADMIN_PORT\$" "$CFG" && grep -q "^mclb data-dir $DATA_DIR\$" "$CFG" \
+  || { echo "cannot set the admin port and data directory in $CFG" >&2; exit 2; }
 MCLB_CMD=${MCLB_CMD:-./mclb run -c $CFG}
 
 # Build once up front (./mclb builds when sources changed) so no timing includes a build.
@@ -89,7 +101,7 @@ port_of() { [ "$1" = acct ] && echo "$ACCT_PORT" || echo "$PORT"; }
 # counted itself (mclb_responses_total on the bench configuration's admin listener)
 HZ=$(getconf CLK_TCK)
 ticks() { awk '{print $14+$15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
-answers() { curl -s --max-time 5 http://127.0.0.1:18083/metrics | awk '/^mclb_responses_total\{/ {s += $2} END {printf "%d", s}'; }
+answers() { curl -s --max-time 5 "http://127.0.0.1:$ADMIN_PORT/metrics" | awk '/^mclb_responses_total\{/ {s += $2} END {printf "%d", s}'; }
 
 # run_load LEG KIND LOAD RATE|0 SECONDS: one loadgen run; appends its RESULT line to $RES
 run_load() {
@@ -104,9 +116,14 @@ run_load() {
   if [ "$leg" = mclb ]; then t0=$(ticks "$LB_PGID"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; fi
   start "$CLIENT_CPU" "$log" ./mclb loadgen radius -t "$tgt" --secret "$secret" --kind "$kind" "${lf[@]}" \
     --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --duration "$secs"
-  local lg=$LAST
+  local lg=$LAST scrape=""
+  if [ "$leg" = mclb ] && [ "$load" = warm ]; then
+    ( sleep $(( secs / 2 )); answers >/dev/null ) &
+    scrape=$!
+  fi
   wait "$lg"
   PGIDS=("${PGIDS[@]/$lg}")
+  [ -n "$scrape" ] && wait "$scrape"
   [ "$load" = warm ] && return
   if [ "$leg" = mclb ]; then
     local a1 t1
@@ -128,6 +145,7 @@ start_mclb() {
   if bound $VIP_IP "$PORT" || bound $VIP_IP "$ACCT_PORT"; then
     echo "mclb leg skipped: something else is bound to $VIP_IP:$PORT/$ACCT_PORT" >&2; return 1
   fi
+  rm -rf "$DATA_DIR"
   start "$LB_CPU" "$OUT/mclb.log" bash -c "exec $MCLB_CMD"
   LB_PGID=$LAST
   local t=0
@@ -146,7 +164,7 @@ start_mclb() {
 
 get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
 
-echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT subscribers=$SUBSCRIBERS" \
+echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT admin=$ADMIN_PORT data=$DATA_DIR subscribers=$SUBSCRIBERS" \
      "window=$WINDOW sockets=$SOCKETS DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0

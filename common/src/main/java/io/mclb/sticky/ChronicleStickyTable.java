@@ -1,7 +1,6 @@
 package io.mclb.sticky;
 
 import io.mclb.sticky.StickyChangeListener.RemoveReason;
-import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
@@ -41,7 +40,7 @@ import java.util.function.BiPredicate;
  * given is that thread's scratch array, which a nested write would overwrite).
  *
  * <p>Allocation: none per get, put, putIfAbsent or remove; the keys and values go through
- * per-thread views ({@link Scratch}) into Chronicle's per-thread query context.
+ * per-thread {@link ArrayData} views ({@link Scratch}) into Chronicle's per-thread query context.
  */
 public final class ChronicleStickyTable implements StickyTable {
     private static final int KIND_CODES = 256;
@@ -90,15 +89,15 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     /**
-     * Allocates nothing: the query context is Chronicle's per-thread reusable one, the key is read
-     * from this thread's {@link Scratch} and the value copied into {@code out.bytes()} under the
+     * Allocates nothing: the query context is Chronicle's per-thread reusable one, the key is this
+     * thread's {@link Scratch} view and the value is copied into {@code out.bytes()} under the
      * segment's read lock. ({@code getUsing(byte[], byte[])} wraps the key array in a new
      * reference-counted {@code HeapBytesStore} on every call: about 190 bytes per lookup.)
      */
     @Override
     public boolean get(StickyKey key, StickyValue out, long nowEpochMillis) {
         Scratch s = SCRATCH.get();
-        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key))) {
             MapEntry<byte[], byte[]> entry = c.entry();
             if (entry == null) {
                 return false;
@@ -119,10 +118,10 @@ public final class ChronicleStickyTable implements StickyTable {
         Scratch s = SCRATCH.get();
         boolean replaced;
         boolean invalidating = false;
-        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key))) {
             c.updateLock().lock();
             MapEntry<byte[], byte[]> entry = c.entry();
-            Data<byte[]> v = c.wrapValueBytesAsData(s.value(value), 0, StickyValue.SIZE);
+            Data<byte[]> v = s.value(value);
             replaced = entry != null;
             if (replaced) {
                 read(entry.value(), s.previous);
@@ -178,7 +177,7 @@ public final class ChronicleStickyTable implements StickyTable {
         Scratch s = SCRATCH.get();
         boolean replaced;
         boolean invalidating = false;
-        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key))) {
             c.updateLock().lock();
             MapEntry<byte[], byte[]> entry = c.entry();
             replaced = entry != null;
@@ -189,7 +188,7 @@ public final class ChronicleStickyTable implements StickyTable {
                 }
                 System.arraycopy(existing.bytes(), 0, s.previous, 0, StickyValue.SIZE);
             }
-            Data<byte[]> v = c.wrapValueBytesAsData(s.value(value), 0, StickyValue.SIZE);
+            Data<byte[]> v = s.value(value);
             if (replaced) {
                 invalidating = version.beginIfInvalidating(s.previous, value.bytes());
                 c.replaceValue(entry, v);
@@ -219,7 +218,7 @@ public final class ChronicleStickyTable implements StickyTable {
     @Override
     public boolean remove(StickyKey key, RemoveReason reason) {
         Scratch s = SCRATCH.get();
-        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key), 0, StickyKey.SIZE)) {
+        try (ExternalMapQueryContext<byte[], byte[], ?> c = map.queryContext(s.key(key))) {
             c.updateLock().lock();
             MapEntry<byte[], byte[]> entry = c.entry();
             if (entry == null) {
@@ -392,30 +391,27 @@ public final class ChronicleStickyTable implements StickyTable {
     }
 
     /**
-     * Each thread's key, value and previous-value arrays, the first two wrapped once: every query
-     * copies the caller's 20 and 16 bytes in (a loop uses several {@link StickyKey}s, the request's,
-     * the inspector's, the learner's, so wrapping the caller's own array would make a wrapper each
-     * time it switches). Used within one call; listeners may read the table (a nested {@link #get}
+     * Each thread's key and value views and previous-value array: every query copies the caller's
+     * 20 octets into the key view, every write its 16 into the value view, which Chronicle writes
+     * to the segment from there (a loop uses several {@link StickyKey}s, the request's, the
+     * inspector's, the learner's, so a view of the caller's own array would be re-pointed each time
+     * it switches). Used within one call; listeners may read the table (a nested {@link #get}
      * touches only the key), they must not write it.
      */
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private static final class Scratch {
-        private final byte[] key = new byte[StickyKey.SIZE];
-        private final byte[] value = new byte[StickyValue.SIZE];
+        private final ArrayData key = new ArrayData(StickyKey.SIZE);
+        private final ArrayData value = new ArrayData(StickyValue.SIZE);
         /** The value a put replaced or a remove took, handed to listeners (valid during their call). */
         final byte[] previous = new byte[StickyValue.SIZE];
-        private final BytesStore<?, ?> keyStore = BytesStore.wrap(key);
-        private final BytesStore<?, ?> valueStore = BytesStore.wrap(value);
 
-        BytesStore<?, ?> key(StickyKey k) {
-            System.arraycopy(k.bytes(), 0, key, 0, StickyKey.SIZE);
-            return keyStore;
+        ArrayData key(StickyKey k) {
+            return key.copyFrom(k.bytes());
         }
 
-        BytesStore<?, ?> value(StickyValue v) {
-            System.arraycopy(v.bytes(), 0, value, 0, StickyValue.SIZE);
-            return valueStore;
+        ArrayData value(StickyValue v) {
+            return value.copyFrom(v.bytes());
         }
     }
 

@@ -5,6 +5,7 @@ import io.mclb.select.RealSelector;
 import io.mclb.select.Selection;
 import io.mclb.sticky.StickyChangeListener;
 import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyRefresh;
 import io.mclb.sticky.StickyTable;
 import io.mclb.sticky.StickyValue;
 import io.mclb.vserver.VirtualServer;
@@ -43,9 +44,10 @@ final class FramedIpLearner {
         key.set(RadiusStickyKinds.FRAMED_IP, group, scratch, 0, 4);
     }
 
+    /** Extends the live entry in {@link #value} once it lags by the {@link StickyRefresh} slack, as the engine's refresh does. */
     private void refresh(VserverRadius v, int framed, int nasIp, long nowMs) {
-        long wanted = nowMs / 1000 + v.subscriberSeconds();
-        if (wanted - value.expiresEpochSeconds() >= 1) {
+        if (StickyRefresh.due(value.expiresEpochSeconds(), v.subscriberSeconds(), nowMs)) {
+            long wanted = nowMs / 1000 + v.subscriberSeconds();
             rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
             owned(v.learnGroup(), framed, nasIp);
         }
@@ -66,8 +68,10 @@ final class FramedIpLearner {
         framedKey(group, framed);
         StickyTable table = rt.ctx.stickyTable();
         // A new address (every Accept of a new session) is one locked query; a live entry comes back
-        // in 'existing' and is rewritten only when it changed: a sticky write is the dearest step of
-        // an accounting request (profile of radius-compare.sh), and every write goes to the HA standby.
+        // in 'existing' and is rewritten only when it names another real or its expiry is no longer
+        // current within the StickyRefresh slack (so Interim-Updates minutes apart cost one write per
+        // slack, not one each): a sticky write is the dearest step of an accounting request (profile
+        // of radius-compare.sh), and every write goes to the HA standby.
         value.set(real.id(), nowS, nowS + seconds);
         existing.set(0, 0, 0);
         boolean same = false;
@@ -75,7 +79,7 @@ final class FramedIpLearner {
             if (existing.expiresEpochSeconds() == 0) {
                 return; // the table is full: no entry, so nothing to index (the request is still answered)
             }
-            same = existing.realId() == real.id() && nowS + seconds - existing.expiresEpochSeconds() < 1;
+            same = existing.realId() == real.id() && StickyRefresh.current(existing.expiresEpochSeconds(), seconds, nowMs);
             if (same) {
                 value.copyFrom(existing.bytes());
             } else {

@@ -1,0 +1,111 @@
+package io.mclb.radius.lb;
+
+import static io.mclb.radius.lb.RadiusProxyTest.accounting;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mclb.sticky.StickyChangeListener;
+import io.mclb.sticky.StickyKey;
+import io.mclb.sticky.StickyRefresh;
+import io.mclb.sticky.StickyValue;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tinyradius.packet.AccountingRequest;
+
+/**
+ * Interim-Updates of a live session refresh its framed-IP entry (and owner entry) as the engine
+ * refreshes any sticky entry ({@link StickyRefresh}): not while the stored expiry lags by less
+ * than the slack, once when it lags by the slack. Each write is an update-locked Chronicle query and
+ * a change streamed to the HA standby; before, every Interim-Update a second or more after the last
+ * write rewrote both entries. The requests carry a Calling-Station-Id, so the engine's own sticky
+ * key is that one and the framed-IP entries are written by the learner alone.
+ */
+class RadiusFramedIpInterimTest {
+    private static final String FRAMED = "10.7.0.1";
+    /** {@code idle radius framed-ip} default. */
+    private static final int SUBSCRIBER_SECONDS = 7200;
+
+    @TempDir
+    Path dataDir;
+    private RadiusHarness h;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void interimsWithinTheSlackDoNotRewriteTheEntryOnePastItDoesAndAStopRemovesIt() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        AtomicInteger framedWrites = new AtomicInteger();
+        AtomicInteger ownerWrites = new AtomicInteger();
+        h.runtime.stickyTable().addListener(new StickyChangeListener() {
+            @Override
+            public void onPut(byte[] key, byte[] value, byte[] previous) {
+                int kind = key[0] & 0xff;
+                if (kind == RadiusStickyKinds.FRAMED_IP.code()) {
+                    framedWrites.incrementAndGet();
+                } else if (kind == RadiusStickyKinds.FRAMED_IP_NAS.code()) {
+                    ownerWrites.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void onRemove(byte[] key, byte[] value, RemoveReason reason) {
+            }
+        });
+        DatagramSocket nas = h.nas();
+        int id = 1;
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, id++);
+        assertThat(framedWrites).as("Start writes the framed-IP entry").hasValue(1);
+        assertThat(ownerWrites).as("and its owner entry").hasValue(1);
+        long startExpiresS = storedExpiresS();
+        assertThat(startExpiresS).isEqualTo(h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS);
+
+        long slackS = StickyRefresh.slackSeconds(SUBSCRIBER_SECONDS);
+        for (long atS : new long[] {1, 10, 30, slackS - 1}) {
+            h.clock.advanceSeconds(atS - elapsedS(startExpiresS));
+            exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, id++);
+            assertThat(framedWrites).as("framed-IP writes after an Interim-Update %d s after the Start", atS).hasValue(1);
+            assertThat(ownerWrites).as("owner writes after an Interim-Update %d s after the Start", atS).hasValue(1);
+            assertThat(storedExpiresS()).as("stored expiry %d s after the Start", atS).isEqualTo(startExpiresS);
+        }
+
+        h.clock.advanceSeconds(slackS + 1 - elapsedS(startExpiresS));
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, id++);
+        assertThat(framedWrites).as("one write once the entry lags by more than the slack").hasValue(2);
+        assertThat(ownerWrites).as("the owner entry follows it").hasValue(2);
+        assertThat(storedExpiresS()).isEqualTo(h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS);
+
+        h.clock.advanceSeconds(1);
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, id++);
+        assertThat(framedWrites).as("the next Interim-Update is within the new slack").hasValue(2);
+
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_STOP, id);
+        assertThat(h.framedIpEntry(FRAMED)).as("entry after the Stop").isNull();
+    }
+
+    /** Seconds since the Start, from the expiry the Start stored. */
+    private long elapsedS(long startExpiresS) {
+        return h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS - startExpiresS;
+    }
+
+    private void exchange(DatagramSocket nas, int status, int id) throws Exception {
+        AccountingRequest r = accounting("u1", status, "csid-1", FRAMED, id);
+        h.send(nas, RadiusHarness.encode(r, RadiusHarness.NAS_SECRET), h.vacct);
+        h.receive(nas, r); // the answer leaves mclb after its framed-IP learning
+    }
+
+    private long storedExpiresS() throws Exception {
+        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(FRAMED).getAddress());
+        StickyValue v = new StickyValue();
+        assertThat(h.runtime.stickyTable().get(k, v, h.clock.epochMillis())).as("framed-IP entry of %s", FRAMED).isTrue();
+        return v.expiresEpochSeconds();
+    }
+}
