@@ -44,13 +44,13 @@ public final class StickyLookupCpu {
                 long c0 = mx.getCurrentThreadCpuTime();
                 long w0 = System.nanoTime();
                 for (int i = 0; i < lookups; i++) {
-                    seed = next(seed);
+                    seed = Rounds.next(seed);
                     hits += table.get(StickyFill.key(key, (seed >>> 1) % entries, scratch), out, 0L) ? 1 : 0;
                 }
                 long c1 = mx.getCurrentThreadCpuTime();
                 long w1 = System.nanoTime();
                 for (int i = 0; i < lookups; i++) {
-                    seed = next(seed);
+                    seed = Rounds.next(seed);
                     hits += StickyFill.key(key, (seed >>> 1) % entries, scratch).bytes()[19];
                 }
                 long c2 = mx.getCurrentThreadCpuTime();
@@ -61,9 +61,11 @@ public final class StickyLookupCpu {
                 }
             }
             System.out.printf("entries %,d, %,d lookups x %d rounds (hits checksum %d)%n", entries, lookups, rounds, hits);
-            System.out.printf("lookup CPU ns/op  median %.0f  rounds %s%n", median(cpu), Arrays.toString(round(cpu)));
-            System.out.printf("lookup wall ns/op median %.0f  rounds %s%n", median(wall), Arrays.toString(round(wall)));
-            System.out.printf("key building alone, CPU ns/op median %.0f%n", median(keyOnly));
+            System.out.printf("lookup CPU ns/op  median %.0f  rounds %s%n", Rounds.median(cpu),
+                    Arrays.toString(Rounds.round(cpu)));
+            System.out.printf("lookup wall ns/op median %.0f  rounds %s%n", Rounds.median(wall),
+                    Arrays.toString(Rounds.round(wall)));
+            System.out.printf("key building alone, CPU ns/op median %.0f%n", Rounds.median(keyOnly));
         } finally {
             StickyFill.deleteRecursively(dir);
         }
@@ -71,26 +73,5 @@ public final class StickyLookupCpu {
 
     private static ChronicleStickyTable open(Path dir, long entries) {
         return StickyTables.open(dir, entries);
-    }
-
-    private static long next(long x) {
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        return x;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
-
-    private static long[] round(double[] v) {
-        long[] r = new long[v.length];
-        for (int i = 0; i < v.length; i++) {
-            r[i] = Math.round(v[i]);
-        }
-        return r;
     }
 }

@@ -43,7 +43,7 @@ public final class StickyOpsCpu {
             int[] order = new int[ops];
             long seed = 0x9e3779b97f4a7c15L;
             for (int i = 0; i < ops; i++) {
-                seed = next(seed);
+                seed = Rounds.next(seed);
                 order[i] = (int) ((seed >>> 1) % entries);
             }
             StickyValue out = new StickyValue();
@@ -76,8 +76,8 @@ public final class StickyOpsCpu {
             System.out.printf("entries %,d, %,d ops x %d rounds per operation (checksum %d, size %,d)%n",
                     entries, ops, rounds, checksum, table.size());
             for (int op = 0; op < OPS.length; op++) {
-                System.out.printf("%-20s CPU ns/op median %5.0f  rounds %s%n", OPS[op], median(ns[op]),
-                        Arrays.toString(round(ns[op])));
+                System.out.printf("%-20s CPU ns/op median %5.0f  rounds %s%n", OPS[op], Rounds.median(ns[op]),
+                        Arrays.toString(Rounds.round(ns[op])));
             }
         } finally {
             StickyFill.deleteRecursively(dir);
@@ -91,26 +91,5 @@ public final class StickyOpsCpu {
             keys[i] = StickyFill.key(new StickyKey(), from + i, scratch);
         }
         return keys;
-    }
-
-    private static long next(long x) {
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        return x;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
-
-    private static long[] round(double[] v) {
-        long[] r = new long[v.length];
-        for (int i = 0; i < v.length; i++) {
-            r[i] = Math.round(v[i]);
-        }
-        return r;
     }
 }
