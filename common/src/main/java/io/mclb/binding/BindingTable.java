@@ -22,7 +22,7 @@ import org.jctools.maps.NonBlockingHashMapLong;
  * <p>An optional alias indexes a binding by a second key the real chose (a GGSN's control TEID):
  * aliases are assumed unique across the farm; a collision is last-writer-wins and counted.
  *
- * <p>Shared by every virtual server and event loop of the module; lock-free. Touched per
+ * <p>Shared by every virtual server and event loop of the module; lock-free for readers (alias writers hold one of 64 segment words for a probe, {@link AliasIndex}). Touched per
  * subscriber event, never walked per datagram: the walks run on the runtime's ager and on purges.
  * The bindings are in JCTools' {@link NonBlockingHashMapLong} by key (open addressing over a
  * {@code long[]} of keys and an array of values, CAS per slot), not a {@code ConcurrentHashMap<Long, B>}:
