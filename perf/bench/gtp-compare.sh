@@ -27,6 +27,8 @@
 #   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]  WARM2 [10]
 #   OPEN_RATE [half the closed-loop maximum]: a fixed open-loop rate instead (e.g. 10000 for the
 #   issue's low-load p50, the same for every build compared)
+#   ADMIN_PORT [18082]: mclb's admin port; mclb's data dir is always $OUT/data, so two runs at once
+#   (another engineer's, another build's) share neither
 set -u
 set -o pipefail
 
@@ -46,6 +48,7 @@ CAUSE_MIX=${CAUSE_MIX:-128}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/gtp-compare-$(date +%Y%m%d-%H%M%S)}
+ADMIN_PORT=${ADMIN_PORT:-18082}
 VIP_IP=127.0.0.100
 SIMS="127.0.0.2 127.0.0.3 127.0.0.4"
 
@@ -64,7 +67,8 @@ if [ -z "${PORT:-}" ]; then
   fi
 fi
 CFG="$OUT/gtp-bench.cfg"
-sed "s/\b2123\b/$PORT/g" perf/bench/gtp-bench.cfg >"$CFG"
+sed -e "s/\b2123\b/$PORT/g" -e "s|^mclb admin 127.0.0.1 18082\$|mclb admin 127.0.0.1 $ADMIN_PORT|" \
+  -e "s|^mclb data-dir .*|mclb data-dir $OUT/data|" perf/bench/gtp-bench.cfg >"$CFG"
 MCLB_CMD=${MCLB_CMD:-./mclb run -c $CFG}
 
 # Build once up front (./mclb builds when sources changed) so no timing includes a build.

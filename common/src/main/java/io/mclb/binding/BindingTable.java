@@ -22,14 +22,17 @@ import org.jctools.maps.NonBlockingHashMapLong;
  * <p>An optional alias indexes a binding by a second key the real chose (a GGSN's control TEID):
  * aliases are assumed unique across the farm; a collision is last-writer-wins and counted.
  *
- * <p>Shared by every virtual server and event loop of the module; lock-free. Touched per
+ * <p>Shared by every virtual server and event loop of the module; lock-free for readers (alias writers hold one of 64 segment words for a probe, {@link AliasIndex}). Touched per
  * subscriber event, never walked per datagram: the walks run on the runtime's ager and on purges.
- * Both indexes are JCTools' {@link NonBlockingHashMapLong} (open addressing over a {@code long[]}
- * of keys and an array of values, CAS per slot), not a {@code ConcurrentHashMap<Long, B>}: no
- * boxed key per lookup or change and no node per entry, so a create that opens or replaces a
- * binding allocates nothing here once the tables have grown, and an entry costs about a third of
- * the heap. The maps stay shared rather than per loop because a binding is reached from every
- * loop (an SGSN's follow-ups hash to any loop, HA replication, the ager and purges write too).
+ * The bindings are in JCTools' {@link NonBlockingHashMapLong} by key (open addressing over a
+ * {@code long[]} of keys and an array of values, CAS per slot), not a {@code ConcurrentHashMap<Long, B>}:
+ * no boxed key per lookup or change and no node per entry, so a create that opens or replaces a
+ * binding allocates nothing here once the table has grown, and an entry costs about a third of
+ * the heap. A subscriber's key comes back with the subscriber, so its slot is reused. Aliases do
+ * not come back (a renewal brings a new TEID), so they are an {@link AliasIndex} from the alias
+ * to the binding's key: primitive, its removed slots reused, and no reference stored per renewal.
+ * The indexes stay shared rather than per loop because a binding is reached from every loop (an
+ * SGSN's follow-ups hash to any loop, HA replication, the ager and purges write too).
  *
  * @param <B> the module's binding type
  */
@@ -64,7 +67,8 @@ public final class BindingTable<B extends Binding> {
 
     private final BindingKind<B> kind;
     private final NonBlockingHashMapLong<B> byKey = new NonBlockingHashMapLong<>();
-    private final NonBlockingHashMapLong<B> byAlias = new NonBlockingHashMapLong<>();
+    /** Alias -> {@link #key} of the binding that holds it; an entry stays only while that binding does ({@link #holdsAlias}). */
+    private final AliasIndex byAlias = new AliasIndex(this::holdsAlias);
     private final LongAdder aliasCollisions = new LongAdder();
     private volatile ChangeListener listener = ChangeListener.NONE;
     /** The shortest idle time of any binding opened so far: it sets how often the ager must walk. */
@@ -86,10 +90,29 @@ public final class BindingTable<B extends Binding> {
         listener = l == null ? ChangeListener.NONE : l;
     }
 
-    /** The map key of (owner, sub); the binding itself is compared on lookup so a hash clash cannot mix subscribers. */
+    /**
+     * The map key of (owner, sub); the binding itself is compared on lookup so a hash clash cannot
+     * mix subscribers. Never 0, the alias index's {@link AliasIndex#MISSING}.
+     */
     static long key(long owner, int sub) {
         long h = owner * 0x9E3779B97F4A7C15L;
-        return (h ^ (h >>> 29)) * 31 + sub;
+        long k = (h ^ (h >>> 29)) * 31 + sub;
+        return k == AliasIndex.MISSING ? 1 : k;
+    }
+
+    private static long key(Binding b) {
+        return key(b.owner(), b.sub());
+    }
+
+    /**
+     * Whether the entry {@code alias -> k} must stay in the alias index: the binding now under
+     * {@code k} has not ended and holds {@code alias}. Asked when a binding leaves the index, which
+     * can run late on another thread (the close of a predecessor that a re-open with the same TEID
+     * replaced); a binding that ended, or renewed away from the alias, does not hold it.
+     */
+    private boolean holdsAlias(long k, long alias) {
+        B b = byKey.get(k);
+        return b != null && b.claimedGeneration() != Binding.ENDED && b.alias() == alias;
     }
 
     /**
@@ -145,10 +168,15 @@ public final class BindingTable<B extends Binding> {
     }
 
     private void index(B b) {
-        if (b.alias() != 0) {
-            B other = byAlias.put(b.alias(), b);
-            if (other != null && other != b && other.real() != b.real()) {
-                aliasCollisions.increment();
+        long alias = b.alias();
+        if (alias != 0) {
+            long k = key(b);
+            long was = byAlias.put(alias, k);
+            if (was != AliasIndex.MISSING && was != k) {
+                B other = byKey.get(was);
+                if (other != null && other.real() != b.real()) {
+                    aliasCollisions.increment();
+                }
             }
         }
     }
@@ -177,10 +205,10 @@ public final class BindingTable<B extends Binding> {
     public void finishRenewal(B b, long alias, long nowNs) {
         long old = b.alias();
         int g = b.claimedGeneration() - 1;
+        b.renewed(alias, nowNs); // first: the old alias's entry then names a binding that no longer holds it
         if (old != alias && old != 0) {
-            byAlias.remove(old, b);
+            byAlias.remove(old, key(b));
         }
-        b.renewed(alias, nowNs);
         if (old != alias) {
             index(b);
         }
@@ -221,7 +249,12 @@ public final class BindingTable<B extends Binding> {
 
     /** The binding with this alias, or null. */
     public B byAlias(long alias) {
-        return byAlias.get(alias);
+        long k = byAlias.get(alias);
+        if (k == AliasIndex.MISSING) {
+            return null;
+        }
+        B b = byKey.get(k);
+        return b != null && b.alias() == alias ? b : null; // else renewed or replaced since the entry was read
     }
 
     /** Ends a binding, whatever context it stands for now; true (and the real's connection released) only for the call that ended it. */
@@ -240,7 +273,7 @@ public final class BindingTable<B extends Binding> {
 
     /** The caller ended {@code b}: it leaves the indexes, its real's connection is released, the listener told. */
     private boolean ended(B b) {
-        byKey.remove(key(b.owner(), b.sub()), b);
+        byKey.remove(key(b), b);
         unindex(b);
         b.real().release();
         listener.closed(this, b);
@@ -249,7 +282,7 @@ public final class BindingTable<B extends Binding> {
 
     private void unindex(B b) {
         if (b.alias() != 0) {
-            byAlias.remove(b.alias(), b);
+            byAlias.remove(b.alias(), key(b));
         }
     }
 

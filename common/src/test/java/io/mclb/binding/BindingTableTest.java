@@ -226,4 +226,52 @@ class BindingTableTest {
         assertThat(t.walkDue(24 * s + s / 2)).as("never more often than every second").isFalse();
         assertThat(t.walkDue(25 * s)).isTrue();
     }
+
+    @Test
+    void readersByAliasNeverSeeAWrongBindingWhileALoopRenewsOthers() throws Exception {
+        BindingTable<Binding> t = new BindingTable<>(KIND);
+        RealServer a = real("10.0.0.1");
+        int stable = 1_000;
+        int renewing = 5_000;
+        Binding[] fixed = new Binding[stable];
+        for (int i = 0; i < stable; i++) {
+            fixed[i] = t.open(new TestBinding(1_000_000 + i, 5, a, 0x1_0000_0000L + i, 0, 1_000));
+        }
+        Binding[] churned = new Binding[renewing];
+        for (int i = 0; i < renewing; i++) {
+            churned[i] = t.open(new TestBinding(i, 5, a, 1 + i, 0, 1_000));
+        }
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.CompletableFuture<Long> reader = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+            long reads = 0;
+            while (!stop.get()) {
+                int i = r.nextInt(stable);
+                if (t.byAlias(0x1_0000_0000L + i) != fixed[i]) {
+                    throw new AssertionError("stable alias " + i + " lost");
+                }
+                long alias = 1 + r.nextInt(renewing * 40);
+                Binding seen = t.byAlias(alias);
+                if (seen != null && seen.alias() != alias) {
+                    throw new AssertionError("alias " + alias + " gave a binding now under " + seen.alias());
+                }
+                reads++;
+            }
+            return reads;
+        });
+        long next = renewing + 1;
+        for (int round = 0; round < 30; round++) {
+            for (Binding b : churned) {
+                assertThat(t.startRenewal(b)).isTrue();
+                t.finishRenewal(b, next++, 0);
+            }
+        }
+        stop.set(true);
+        assertThat(reader.get(60, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
+        for (Binding b : churned) {
+            assertThat(t.byAlias(b.alias())).isSameAs(b);
+        }
+        assertThat(t.byAlias(1)).as("the first context's alias routes nowhere").isNull();
+        assertThat(t.aliasCollisions()).isZero();
+    }
 }

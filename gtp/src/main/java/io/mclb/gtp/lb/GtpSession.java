@@ -150,7 +150,9 @@ public final class GtpSession extends Binding {
      */
     void renewFor(int ggsnTeid, byte[] ggsnAddress) {
         this.ggsnTeid = ggsnTeid;
-        this.ggsnAddress = ggsnAddress;
+        if (this.ggsnAddress != ggsnAddress) { // interned: on the same GGSN it is the same array, and a
+            this.ggsnAddress = ggsnAddress;    // reference store into an old session is a card for G1 to refine
+        }
     }
 
     /** The GTP version of the session's follow-ups: 2, or 1 (v0 sessions are found by IMSI, never by alias). */

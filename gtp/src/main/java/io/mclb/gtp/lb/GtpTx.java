@@ -65,8 +65,16 @@ sealed interface GtpTx permits GtpTx.Create, GtpTx.End, GtpTx.Follow, GtpTx.From
             return opened;
         }
 
+        /**
+         * Its one reader ({@code GtpInspector.anchoredOf}) wants an anchored session, or with none
+         * falls back to {@link #via}: a session that is not anchored is kept only when {@code via}
+         * is set, so that the fallback answers as before. A primary create renewing its session
+         * (the steady state) so stores no reference into this pooled, old object.
+         */
         void opened(GtpSession s) {
-            this.opened = s;
+            if (via != null || s.anchored()) {
+                this.opened = s;
+            }
         }
 
         /**
