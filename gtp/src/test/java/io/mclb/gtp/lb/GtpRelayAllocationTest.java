@@ -18,8 +18,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -30,12 +32,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * subscriber's {@link GtpSession} is renewed in place for its new context instead of a new one
  * (96 bytes) per accepted create, and the session table's alias index reuses the slot of a
  * renewed context's old TEID ({@code AliasIndex}) where the map before it kept dead keys until it
- * copied itself into a larger array. The creates pause every 2 s of manual clock long enough for
- * the relay's real-time ager to free the lingering transactions: unpaced, how many piled up between
+ * copied itself into a larger array. Every 2 s of manual clock the creates wait until the relay's
+ * real-time ager has freed the lingering transactions: unpaced, how many piled up between
  * two of its runs (so how many new {@code Transaction} objects the window made) followed the box's
- * speed (35-62 bytes per create in one hour, 10-17 in another, for the same code). Paced, on
- * 2026-12-02 beside a CI run: 5-26 bytes per create, against 13-31 for 4d262fc; a session per
- * create (3f1ec64) adds 96 bytes to every create, so the bound of 60 fails it. Measured as in
+ * speed (35-62 bytes per create in one hour, 10-17 in another, for the same code). Waiting, on
+ * 2026-12-02 beside a CI run: 12.0-15.5 bytes per create, against 16.3-33.6 for 4d262fc; a session
+ * per create (3f1ec64) adds 96 bytes to every create, so the bound of 60 fails it. Measured as in
  * {@code PlainRelayAllocationTest}: the loop thread's allocation counter over 3,000 creates in
  * bursts of 16 on epoll ({@link LoopAllocation}).
  */
@@ -44,8 +46,6 @@ class GtpRelayAllocationTest {
     private static final int BURST = 16;
     /** Bursts per 2 s linger at 250 ms of manual clock each. */
     private static final int LINGER_BURSTS = 8;
-    /** Real time that lets the relay's 50 ms ager run at least once, with room for a busy box. */
-    private static final long AGER_WAIT_MS = 120;
 
     @TempDir
     Path dir;
@@ -66,7 +66,8 @@ class GtpRelayAllocationTest {
                     + "ip slb serverfarm F\n real 127.0.0.2 " + ggsn.port() + "\n  inservice\n"
                     + "ip slb vserver V\n virtual 127.0.0.1 udp " + port + " service gtp-inspect\n serverfarm F\n"
                     + " idle gtp request 2\n idle gtp imsi 65535\n sticky gtp imsi group 1\n inservice\n"));
-            Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock);
+            Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock,
+                    () -> h.runtime.vservers().get("V").transactionsActive().get());
             LoopAllocation.Window w = LoopAllocation.asMclbRuns(() -> {
                 // warm: JIT, pools, every subscriber's session, the tables' size; then 3,000 creates
                 creates.exchange(2_000);
@@ -83,14 +84,17 @@ class GtpRelayAllocationTest {
         private final DatagramChannel sgsn;
         private final InetSocketAddress vip;
         private final ManualClock clock;
+        /** Transactions the relay holds, as it last published them (its ager publishes too). */
+        private final LongSupplier transactions;
         private final ByteBuffer[] templates = new ByteBuffer[SUBSCRIBERS];
         private final ByteBuffer in = ByteBuffer.allocateDirect(2048);
         private int seq;
 
-        Creates(DatagramChannel sgsn, InetSocketAddress vip, ManualClock clock) {
+        Creates(DatagramChannel sgsn, InetSocketAddress vip, ManualClock clock, LongSupplier transactions) {
             this.sgsn = sgsn;
             this.vip = vip;
             this.clock = clock;
+            this.transactions = transactions;
             for (int i = 0; i < SUBSCRIBERS; i++) {
                 byte[] m = GtpTestMessages.v1(16, 0, 0, GtpTestMessages.v1CreateRequestIes(
                         GtpTestMessages.tbcd8(String.format("26201%010d", i))));
@@ -124,10 +128,11 @@ class GtpRelayAllocationTest {
                     // the answered creates linger 2 s of the manual clock: then their objects are reused
                     clock.advance(Duration.ofMillis(250));
                     if (i / BURST % LINGER_BURSTS == LINGER_BURSTS - 1) {
-                        // The relay frees lingering transactions on a real-time timer (50 ms): without a
-                        // pause, how many bursts pile up between two of its runs, and so how many new
-                        // Transaction objects the window needs, depends on the box's speed, not the code.
-                        Thread.sleep(AGER_WAIT_MS);
+                        // The relay frees lingering transactions on a real-time timer (50 ms): without
+                        // waiting for it, how many bursts pile up between two of its runs, and so how many
+                        // new Transaction objects the window needs, depends on the box's speed, not the code.
+                        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                                .until(() -> transactions.getAsLong() <= LINGER_BURSTS * BURST);
                     }
                 }
             }
