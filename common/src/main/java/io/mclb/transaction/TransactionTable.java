@@ -154,8 +154,7 @@ final class TransactionTable {
     void abandon(Transaction<?> tx) {
         if (tx.queued == 0 && tx.target == null) {
             tx.done = true;
-            tx.queued = 1;
-            dequeued(tx);
+            recycle(tx);
         }
     }
 
@@ -176,15 +175,20 @@ final class TransactionTable {
     /** {@code tx} left one of the queues: reusable once forgotten and named by neither. */
     private void dequeued(Transaction<?> tx) {
         if (--tx.queued == 0 && tx.done) {
-            if (freeCount < MAX_FREE) {
-                if (freeCount == free.length) {
-                    growFree();
-                }
-                free[(freeHead + freeCount) & (free.length - 1)] = tx.slot;
-                freeCount++;
-            } else {
-                dropSlot(tx);
+            recycle(tx);
+        }
+    }
+
+    /** {@code tx} is done and no queue names it: it waits for reuse, or goes if enough already wait. */
+    private void recycle(Transaction<?> tx) {
+        if (freeCount < MAX_FREE) {
+            if (freeCount == free.length) {
+                growFree();
             }
+            free[(freeHead + freeCount) & (free.length - 1)] = tx.slot;
+            freeCount++;
+        } else {
+            dropSlot(tx);
         }
     }
 
