@@ -27,6 +27,7 @@ final class FramedIpLearner {
     private final byte[] scratch = new byte[4];
     private final StickyKey ownerKey = new StickyKey();
     private final StickyValue ownerValue = new StickyValue();
+    private final StickyValue storedOwner = new StickyValue();
     private final RealSelector selector;
     private final Selection selection = new Selection();
 
@@ -50,6 +51,8 @@ final class FramedIpLearner {
             long wanted = nowMs / 1000 + v.subscriberSeconds();
             rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
             owned(v.learnGroup(), framed, nasIp);
+        } else {
+            ownerKeptUp(v.learnGroup(), framed, nasIp, v.subscriberSeconds(), nowMs);
         }
     }
 
@@ -61,6 +64,27 @@ final class FramedIpLearner {
         }
     }
 
+
+    /**
+     * Rewrites the owner entry of the unchanged framed-IP entry in {@link #value} when it lags it by
+     * the slack, names another NAS or is gone. The learner is not the framed-IP entry's only writer:
+     * a request keyed by its framed IP (an Interim-Update without Calling-Station-Id) has the engine
+     * refresh it, and the owner entry, written with the expiry the learner last saw, then expired an
+     * hour or two into a live session: a restart or the standby rebuilt its index without the
+     * address, and the NAS's Accounting-On left the session behind. A read, not a write, on the
+     * Interim path.
+     */
+    private void ownerKeptUp(int group, int framed, int nasIp, int seconds, long nowMs) {
+        if (nasIp == 0) {
+            return;
+        }
+        StickyTable table = rt.ctx.stickyTable();
+        boolean live = table.get(FramedIpOwners.key(ownerKey, scratch, group, framed), storedOwner, nowMs);
+        if (!live || storedOwner.realId() != (nasIp & 0xFFFF_FFFFL)
+                || value.expiresEpochSeconds() - storedOwner.expiresEpochSeconds() >= StickyRefresh.slackSeconds(seconds)) {
+            owned(group, framed, nasIp);
+        }
+    }
 
     void learn(int group, int framed, RealServer real, int nasIp, int seconds) {
         long nowMs = rt.ctx.clock().epochMillis();
@@ -90,6 +114,8 @@ final class FramedIpLearner {
         if (!same || newlyIndexed) {
             // also when the entry itself was unchanged: the engine may have written it (a framed-IP keyed request)
             owned(group, framed, nasIp);
+        } else {
+            ownerKeptUp(group, framed, nasIp, seconds, nowMs);
         }
     }
 

@@ -91,6 +91,43 @@ class RadiusFramedIpInterimTest {
         assertThat(h.framedIpEntry(FRAMED)).as("entry after the Stop").isNull();
     }
 
+    /**
+     * Interim-Updates without a Calling-Station-Id are keyed by their framed IP, so the engine, not the
+     * learner, refreshes the framed-IP entry. Its owner entry must keep up: it used to keep the
+     * Start's expiry and expire under a live session, and the per-NAS index rebuilt from owner entries
+     * (restart, standby) then lost the address.
+     */
+    @Test
+    void anEntryTheEngineRefreshesKeepsItsOwnerEntryAlive() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        DatagramSocket nas = h.nas();
+        int id = 1;
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, id++);
+        long startExpiresS = storedExpiresS();
+        for (int round = 1; round <= 3; round++) {
+            h.clock.advanceSeconds(SUBSCRIBER_SECONDS / 2);
+            AccountingRequest r = accounting("u1", AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, null, FRAMED, id++);
+            h.send(nas, RadiusHarness.encode(r, RadiusHarness.NAS_SECRET), h.vacct);
+            h.receive(nas, r);
+            long framedExpiresS = storedExpiresS();
+            assertThat(framedExpiresS).as("round %d: the engine refreshed the framed-IP entry", round)
+                    .isEqualTo(h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS);
+            StickyValue owner = ownerEntry();
+            assertThat(owner).as("round %d: owner entry, %d s after the Start", round, round * SUBSCRIBER_SECONDS / 2)
+                    .isNotNull();
+            assertThat(owner.realId()).as("owner entry names the NAS").isEqualTo(0x7f000001L);
+            assertThat(owner.expiresEpochSeconds()).as("round %d: owner expiry follows the framed-IP entry's", round)
+                    .isEqualTo(framedExpiresS);
+        }
+        assertThat(h.clock.epochMillis() / 1000).as("past the Start's expiry").isGreaterThan(startExpiresS);
+    }
+
+    private StickyValue ownerEntry() throws Exception {
+        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP_NAS, 2, InetAddress.getByName(FRAMED).getAddress());
+        StickyValue v = new StickyValue();
+        return h.runtime.stickyTable().get(k, v, h.clock.epochMillis()) ? v : null;
+    }
+
     /** Seconds since the Start, from the expiry the Start stored. */
     private long elapsedS(long startExpiresS) {
         return h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS - startExpiresS;
