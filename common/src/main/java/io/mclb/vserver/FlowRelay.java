@@ -61,6 +61,11 @@ public final class FlowRelay extends Relay {
     }
 
     @Override
+    protected boolean readsDirectly() {
+        return true;
+    }
+
+    @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
         long nowNs = clock.nanoTime();
