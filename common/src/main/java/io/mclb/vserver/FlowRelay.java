@@ -68,7 +68,7 @@ public final class FlowRelay extends Relay {
     @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         Flow flow = flows.get(client);
         if (flow == null) {
             if (!selector.admits(s, client.getAddress())) {
@@ -247,7 +247,7 @@ public final class FlowRelay extends Relay {
             drop(packet, DropReason.UNKNOWN_RESPONSE);
             return;
         }
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         flow.lastSeenNs = nowNs;
         flow.real.metrics().responded();
         if (flow.unanswered != 0) {
