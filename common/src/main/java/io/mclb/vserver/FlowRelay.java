@@ -51,7 +51,8 @@ public final class FlowRelay extends Relay {
     private final HashMap<InetSocketAddress, ArrayDeque<FlowSocket>> freeFor = new HashMap<>();
     /** On each socket's channel: its {@link FlowSocket}, found per answer without a map lookup. */
     private static final AttributeKey<FlowSocket> SOCKET = AttributeKey.valueOf("mclb.flow-socket");
-    private final ArrayList<Channel> dirty = new ArrayList<>();
+    /** Upstream sockets written since the last flush, each once ({@link FlowSocket#dirty}). */
+    private final ArrayList<FlowSocket> dirty = new ArrayList<>();
     /** {@code synguard}: a new flow is a new session of its client. */
     private final SessionGuard sessionGuard;
 
@@ -99,7 +100,7 @@ public final class FlowRelay extends Relay {
         DropReason refused = flow.socket.send(envelopes, packet.content(), flow.target);
         if (refused == null) {
             if (flow.socket.ready()) {
-                markDirty(flow.socket.channel);
+                markDirty(flow.socket);
             }
         } else {
             drop(packet, refused);
@@ -332,19 +333,20 @@ public final class FlowRelay extends Relay {
         sockets.clear();
     }
 
-    private void markDirty(Channel c) {
-        for (int i = 0, n = dirty.size(); i < n; i++) {
-            if (dirty.get(i) == c) {
-                return;
-            }
+    /** A flag on the socket, not a scan of the list: a batch writes to up to one socket per flow. */
+    private void markDirty(FlowSocket u) {
+        if (!u.dirty) {
+            u.dirty = true;
+            dirty.add(u);
         }
-        dirty.add(c);
     }
 
     @Override
     protected void flushUpstreams() {
         for (int i = 0, n = dirty.size(); i < n; i++) {
-            DatagramEnvelopes.flush(dirty.get(i));
+            FlowSocket u = dirty.get(i);
+            u.dirty = false;
+            DatagramEnvelopes.flush(u.channel);
         }
         dirty.clear();
     }

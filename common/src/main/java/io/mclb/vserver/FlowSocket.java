@@ -27,6 +27,8 @@ final class FlowSocket {
     final HashMap<InetSocketAddress, Flow> byTarget = new HashMap<>();
     private ArrayDeque<DatagramPacket> pending;
     private boolean ready;
+    /** In its relay's list of sockets to flush at the batch end. */
+    boolean dirty;
     /** Closed (idle) or failed to bind: free lists that still name it skip it. */
     boolean closed;
 
