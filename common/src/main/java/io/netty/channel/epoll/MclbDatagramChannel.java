@@ -285,11 +285,11 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
      * {@code channelRead} cannot overwrite them.
      */
     private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
-        ByteBuf buf = handle.allocate(config.getAllocator());
+        ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+        ByteBuf buf = scratch.batchBuffer(config.getAllocator(), handle.guess());
         try {
             int writable = buf.writableBytes();
             int size = slotSize(writable);
-            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
             // mclb's recvmmsg over the loop's vector, else Netty's over its packet array (same slots)
             MmsgVector vector = ownSyscalls && buf.hasMemoryAddress() ? scratch.vector : null;
             NativeDatagramPacketArray slots = scratch.slots;
