@@ -19,7 +19,6 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -41,7 +40,7 @@ public final class FlowRelay extends Relay {
     private static final long AGE_PERIOD_MS = 1000;
 
     private final Selection selection = new Selection();
-    private final HashMap<InetSocketAddress, Flow> flows = new HashMap<>();
+    private final FlowIndex flows = new FlowIndex();
     private final ArrayList<FlowSocket> sockets = new ArrayList<>();
     /**
      * Per real: sockets that can take a new flow to it (they carried none when queued; checked
@@ -265,14 +264,7 @@ public final class FlowRelay extends Relay {
         long nowNs = clock.nanoTime();
         VserverSnapshot s = vs.snapshot();
         long idleNs = s.config().idleSeconds() * 1_000_000_000L;
-        Iterator<Flow> it = flows.values().iterator();
-        while (it.hasNext()) {
-            Flow f = it.next();
-            if (nowNs - f.lastSeenNs >= idleNs) {
-                it.remove();
-                endFlow(f, s);
-            }
-        }
+        flows.removeIf(f -> nowNs - f.lastSeenNs >= idleNs, f -> endFlow(f, s));
         closeIdleSockets();
     }
 
@@ -323,9 +315,7 @@ public final class FlowRelay extends Relay {
     @Override
     protected void closeRelay() {
         VserverSnapshot s = vs.snapshot();
-        for (Flow f : flows.values()) {
-            endFlow(f, s);
-        }
+        flows.forEach(f -> endFlow(f, s));
         flows.clear();
         for (FlowSocket u : sockets) {
             u.channel.close();
@@ -355,15 +345,12 @@ public final class FlowRelay extends Relay {
     protected void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
                                    java.util.List<Connection> into) {
         long now = clock.nanoTime();
-        for (Flow f : flows.values()) {
-            if (into.size() >= limit) {
-                return;
-            }
-            if (wanted.test(f.client)) {
+        flows.forEach(f -> {
+            if (into.size() < limit && wanted.test(f.client)) {
                 long idle = (now - f.lastSeenNs) / 1_000_000;
                 into.add(new Connection(vs.name(), vipPort(), f.client, f.real, "ESTAB", (now - f.createdNs) / 1_000_000, idle,
                         "unanswered " + f.unanswered + ", to " + f.target));
             }
-        }
+        });
     }
 }
