@@ -19,7 +19,6 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -41,7 +40,7 @@ public final class FlowRelay extends Relay {
     private static final long AGE_PERIOD_MS = 1000;
 
     private final Selection selection = new Selection();
-    private final HashMap<InetSocketAddress, Flow> flows = new HashMap<>();
+    private final FlowIndex flows = new FlowIndex();
     private final ArrayList<FlowSocket> sockets = new ArrayList<>();
     /**
      * Per real: sockets that can take a new flow to it (they carried none when queued; checked
@@ -51,7 +50,8 @@ public final class FlowRelay extends Relay {
     private final HashMap<InetSocketAddress, ArrayDeque<FlowSocket>> freeFor = new HashMap<>();
     /** On each socket's channel: its {@link FlowSocket}, found per answer without a map lookup. */
     private static final AttributeKey<FlowSocket> SOCKET = AttributeKey.valueOf("mclb.flow-socket");
-    private final ArrayList<Channel> dirty = new ArrayList<>();
+    /** Upstream sockets written since the last flush, each once ({@link FlowSocket#dirty}). */
+    private final ArrayList<FlowSocket> dirty = new ArrayList<>();
     /** {@code synguard}: a new flow is a new session of its client. */
     private final SessionGuard sessionGuard;
 
@@ -61,9 +61,14 @@ public final class FlowRelay extends Relay {
     }
 
     @Override
+    protected boolean readsDirectly() {
+        return true;
+    }
+
+    @Override
     protected void onClient(DatagramPacket packet, VserverSnapshot s) {
         InetSocketAddress client = packet.sender();
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         Flow flow = flows.get(client);
         if (flow == null) {
             if (!selector.admits(s, client.getAddress())) {
@@ -94,7 +99,7 @@ public final class FlowRelay extends Relay {
         DropReason refused = flow.socket.send(envelopes, packet.content(), flow.target);
         if (refused == null) {
             if (flow.socket.ready()) {
-                markDirty(flow.socket.channel);
+                markDirty(flow.socket);
             }
         } else {
             drop(packet, refused);
@@ -242,7 +247,7 @@ public final class FlowRelay extends Relay {
             drop(packet, DropReason.UNKNOWN_RESPONSE);
             return;
         }
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         flow.lastSeenNs = nowNs;
         flow.real.metrics().responded();
         if (flow.unanswered != 0) {
@@ -259,14 +264,7 @@ public final class FlowRelay extends Relay {
         long nowNs = clock.nanoTime();
         VserverSnapshot s = vs.snapshot();
         long idleNs = s.config().idleSeconds() * 1_000_000_000L;
-        Iterator<Flow> it = flows.values().iterator();
-        while (it.hasNext()) {
-            Flow f = it.next();
-            if (nowNs - f.lastSeenNs >= idleNs) {
-                it.remove();
-                endFlow(f, s);
-            }
-        }
+        flows.removeIf(f -> nowNs - f.lastSeenNs >= idleNs, f -> endFlow(f, s));
         closeIdleSockets();
     }
 
@@ -317,9 +315,7 @@ public final class FlowRelay extends Relay {
     @Override
     protected void closeRelay() {
         VserverSnapshot s = vs.snapshot();
-        for (Flow f : flows.values()) {
-            endFlow(f, s);
-        }
+        flows.forEach(f -> endFlow(f, s));
         flows.clear();
         for (FlowSocket u : sockets) {
             u.channel.close();
@@ -327,19 +323,20 @@ public final class FlowRelay extends Relay {
         sockets.clear();
     }
 
-    private void markDirty(Channel c) {
-        for (int i = 0, n = dirty.size(); i < n; i++) {
-            if (dirty.get(i) == c) {
-                return;
-            }
+    /** A flag on the socket, not a scan of the list: a batch writes to up to one socket per flow. */
+    private void markDirty(FlowSocket u) {
+        if (!u.dirty) {
+            u.dirty = true;
+            dirty.add(u);
         }
-        dirty.add(c);
     }
 
     @Override
     protected void flushUpstreams() {
         for (int i = 0, n = dirty.size(); i < n; i++) {
-            DatagramEnvelopes.flush(dirty.get(i));
+            FlowSocket u = dirty.get(i);
+            u.dirty = false;
+            DatagramEnvelopes.flush(u.channel);
         }
         dirty.clear();
     }
@@ -348,15 +345,12 @@ public final class FlowRelay extends Relay {
     protected void listConnections(java.util.function.Predicate<InetSocketAddress> wanted, int limit,
                                    java.util.List<Connection> into) {
         long now = clock.nanoTime();
-        for (Flow f : flows.values()) {
-            if (into.size() >= limit) {
-                return;
-            }
-            if (wanted.test(f.client)) {
+        flows.forEach(f -> {
+            if (into.size() < limit && wanted.test(f.client)) {
                 long idle = (now - f.lastSeenNs) / 1_000_000;
                 into.add(new Connection(vs.name(), vipPort(), f.client, f.real, "ESTAB", (now - f.createdNs) / 1_000_000, idle,
                         "unanswered " + f.unanswered + ", to " + f.target));
             }
-        }
+        });
     }
 }

@@ -8,7 +8,6 @@ import io.netty.channel.socket.DatagramPacket;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 
 /**
  * A socket of a {@link FlowRelay} toward the reals, opened on demand: a plain UDP flow is
@@ -24,9 +23,12 @@ final class FlowSocket {
     private static final int MAX_PENDING = 1024;
 
     final Channel channel;
-    final HashMap<InetSocketAddress, Flow> byTarget = new HashMap<>();
+    /** Its flows by real: an answer's sender finds its flow. */
+    final FlowIndex byTarget = new FlowIndex();
     private ArrayDeque<DatagramPacket> pending;
     private boolean ready;
+    /** In its relay's list of sockets to flush at the batch end. */
+    boolean dirty;
     /** Closed (idle) or failed to bind: free lists that still name it skip it. */
     boolean closed;
 

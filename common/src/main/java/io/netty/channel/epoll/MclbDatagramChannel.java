@@ -30,6 +30,9 @@ import java.nio.channels.UnresolvedAddressException;
  * {@code DatagramPacket}, {@code InetSocketAddress} and {@code InetAddress} per datagram: about 140
  * bytes, half the relay's steady allocation (perf/README.md, "Issue 15").
  *
+ * <p>A handler may take the datagrams without the pipeline ({@link #readDirectly}: the plain
+ * relay does), one interface call per datagram instead of {@code fireChannelRead}.
+ *
  * <p>The contract this asks of a handler: the packet object is valid only inside
  * {@code channelRead}. It may release it, or take its content (as mclb's relays do when they
  * forward it) and its sender (immutable, kept as long as wanted), but never keep the packet
@@ -57,6 +60,8 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     private boolean pipelineWritten;
     /** recvmmsg and sendmmsg through mclb's helper ({@link MmsgVector}), else through Netty's natives. */
     private final boolean ownSyscalls;
+    /** Takes the datagrams instead of the pipeline while it is the pipeline's first handler ({@link #readDirectly}); loop-confined. */
+    private DirectReader directReader;
 
     public MclbDatagramChannel(SocketProtocolFamily family) {
         this(family, MmsgVector.AVAILABLE);
@@ -139,6 +144,30 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         socket.disconnect();
         active = false;
         resetCachedAddresses();
+    }
+
+    /**
+     * A handler that takes this channel's datagrams from the read loop itself: one interface call
+     * per datagram instead of {@code fireChannelRead} through the pipeline's head context (the
+     * inbound mask search, the executor check and the leak detector's touch, per datagram). The
+     * packet's contract is {@code channelRead}'s here (valid only during the call; the reader owns
+     * it: forward its content or release it). The reader must not throw: a throw ends the read
+     * batch and goes to {@code exceptionCaught}, the batch's later datagrams unread until the next
+     * one. The batch's end still goes up the pipeline ({@code channelReadComplete}).
+     */
+    public interface DirectReader extends io.netty.channel.ChannelHandler {
+        void datagramRead(MclbDatagramChannel channel, DatagramPacket packet);
+    }
+
+    /**
+     * From the next read batch, hands each datagram to {@code reader} (null: the pipeline again).
+     * Used only while {@code reader} is the pipeline's first handler, checked once per batch: a
+     * handler added in front of it gets the datagrams through the pipeline again, as it expects.
+     * Call on the event loop.
+     */
+    public void readDirectly(DirectReader reader) {
+        assert eventLoop().inEventLoop();
+        directReader = reader;
     }
 
     /** What {@link #send} did with a datagram. */
@@ -256,11 +285,11 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
      * {@code channelRead} cannot overwrite them.
      */
     private boolean readBatch(EpollRecvByteAllocatorHandle handle, ChannelPipeline pipeline) throws IOException {
-        ByteBuf buf = handle.allocate(config.getAllocator());
+        ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
+        ByteBuf buf = scratch.batchBuffer(config.getAllocator(), handle.guess());
         try {
             int writable = buf.writableBytes();
             int size = slotSize(writable);
-            ReceiveScratch scratch = ReceiveScratch.ofThisLoop();
             // mclb's recvmmsg over the loop's vector, else Netty's over its packet array (same slots)
             MmsgVector vector = ownSyscalls && buf.hasMemoryAddress() ? scratch.vector : null;
             NativeDatagramPacketArray slots = scratch.slots;
@@ -284,19 +313,29 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
             handle.incMessagesRead(count);
             buf.writerIndex(start + count * size);
             InetSocketAddress local = localAddress();
+            DirectReader reader = directReader != null && pipeline.first() == directReader ? directReader : null;
             for (int i = 0; i < count; i++) {
                 if (vector != null) {
                     // no control messages on this path (no GRO segments, no original destination:
                     // the data path's sockets enable neither), so the recipient is the bound address
                     received.reset(buf.retainedSlice(start + i * size, vector.length(i)), local, vector.sender(i, scratch.senders));
-                    pipeline.fireChannelRead(received);
+                    deliver(reader, pipeline);
                 } else {
-                    fireDatagrams(pipeline, scratch.senders, packets[i], buf, start + i * size, local);
+                    fireDatagrams(reader, pipeline, scratch.senders, packets[i], buf, start + i * size, local);
                 }
             }
             return true;
         } finally {
             buf.release(); // the slices handed up hold their own references
+        }
+    }
+
+    /** {@link #received} to the direct reader when there is one, else up the pipeline. */
+    private void deliver(DirectReader reader, ChannelPipeline pipeline) {
+        if (reader != null) {
+            reader.datagramRead(this, received);
+        } else {
+            pipeline.fireChannelRead(received);
         }
     }
 
@@ -307,7 +346,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
     }
 
     /** The datagram in one slot, or each of its segments when the kernel coalesced them (UDP_GRO). */
-    private void fireDatagrams(ChannelPipeline pipeline, SocketAddressCache senders,
+    private void fireDatagrams(DirectReader reader, ChannelPipeline pipeline, SocketAddressCache senders,
                                NativeDatagramPacketArray.NativeDatagramPacket p, ByteBuf buf, int offset,
                                InetSocketAddress local) {
         int length = NativePacketFields.length(p);
@@ -324,7 +363,7 @@ public final class MclbDatagramChannel extends AbstractEpollChannel {
         do {
             int n = Math.min(segment, end - offset);
             received.reset(buf.retainedSlice(offset, n), recipient, sender);
-            pipeline.fireChannelRead(received);
+            deliver(reader, pipeline);
             offset += n;
         } while (offset < end);
     }
