@@ -74,6 +74,8 @@ class GtpRelayAllocationTest {
                 return LoopAllocation.measure(() -> creates.exchange(3_000));
             });
             assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
+            System.out.printf("gtp relay: %d loop bytes over %d creates in %.1f s: %.1f bytes per create%n",
+                    w.bytes(), w.requests(), w.seconds(), w.perRequest());
             assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
                     w.bytes(), w.seconds()).isLessThan(60);
         }
