@@ -38,9 +38,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * not per create: the GSN and CAC sweeps' iterators and lambdas, about 200 bytes a second (JFR,
  * perf/README.md "Issue 15"), hence an allowance of {@link #TIMER_BYTES_PER_SECOND} rather than
  * {@link LoopAllocation#PER_SECOND_ALLOWANCE}, which on a slow window would hide a regression.
- * On 2026-12-02 (load average 8-10) this measured 0.5-1.6 bytes per create in 5 runs (raw
- * 0.9-2.0), main's pacing 1.6-8.6 with the old allowance; one 16-byte object per create fails the
- * bound of 8. Measured as in {@code PlainRelayAllocationTest}: the loop
+ * The lower of two windows counts: on a quiet box one window in a few loaded a class on the
+ * loop (about 40 kB, 13 bytes per create, once). One 16-byte object per create fails the bound of
+ * 8; figures in perf/README.md ("GTP create: the last bytes per create"). Measured as in {@code PlainRelayAllocationTest}: the loop
  * thread's allocation counter over 3,000 creates in bursts of 16 on epoll ({@link LoopAllocation}).
  */
 class GtpRelayAllocationTest {
@@ -73,9 +73,13 @@ class GtpRelayAllocationTest {
             Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock,
                     () -> h.runtime.vservers().get("V").transactionsActive().get());
             LoopAllocation.Window w = LoopAllocation.asMclbRuns(() -> {
-                // warm: JIT, pools, every subscriber's session, the tables' size; then 3,000 creates
+                // warm: JIT, pools, every subscriber's session, the tables' size; then twice 3,000 creates
                 creates.exchange(2_000);
-                return LoopAllocation.measure(() -> creates.exchange(3_000));
+                // a one-off (a class loaded on the first use of a path, about 40 kB, seen on a quiet
+                // box) falls in at most one of two windows; an allocation per create is in both
+                LoopAllocation.Window first = LoopAllocation.measure(() -> creates.exchange(3_000));
+                LoopAllocation.Window second = LoopAllocation.measure(() -> creates.exchange(3_000));
+                return first.perRequest(TIMER_BYTES_PER_SECOND) <= second.perRequest(TIMER_BYTES_PER_SECOND) ? first : second;
             });
             assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
             System.out.printf("gtp relay: %d loop bytes over %d creates in %.1f s: %.1f bytes per create%n",
