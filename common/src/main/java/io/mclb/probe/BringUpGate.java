@@ -23,6 +23,13 @@ final class BringUpGate {
         void admitted();
     }
 
+    /**
+     * What {@link #cycle()} returns when it started nothing, the usual case once every probed real
+     * has passed: the cycle runs on an event loop every 100 ms, so it makes no array then. Shared,
+     * never written.
+     */
+    private static final int[] NONE_STARTED = new int[BringUpClass.values().length];
+
     private final Queue<Waiting>[] waiting;
     private final AtomicInteger[] inFlight;
     private final AtomicLong[] started;
@@ -63,10 +70,11 @@ final class BringUpGate {
     /**
      * One cycle: admits, per class, up to {@code maxChecks} minus the checks in flight.
      *
-     * @return the checks started this cycle, indexed by {@link BringUpClass#ordinal()}
+     * @return the checks started this cycle, indexed by {@link BringUpClass#ordinal()}; a shared
+     *         array of zeros when none started, which callers must not write to
      */
     int[] cycle() {
-        int[] out = new int[waiting.length];
+        int[] out = NONE_STARTED;
         for (int i = 0; i < waiting.length; i++) {
             int room = maxChecks - inFlight[i].get();
             while (room-- > 0) {
@@ -76,6 +84,9 @@ final class BringUpGate {
                 }
                 inFlight[i].incrementAndGet();
                 started[i].incrementAndGet();
+                if (out == NONE_STARTED) {
+                    out = new int[waiting.length];
+                }
                 out[i]++;
                 w.admitted();
             }

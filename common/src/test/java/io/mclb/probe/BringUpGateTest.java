@@ -59,4 +59,13 @@ class BringUpGateTest {
         assertThat(second[BringUpClass.TCP.ordinal()]).as("TCP still has 50 out").isZero();
         assertThat(second[BringUpClass.OTHER.ordinal()]).isEqualTo(5);
     }
+
+    @Test
+    void aCycleThatStartsNothingReportsZerosForEveryClassBeforeAndAfterOneThatStartedChecks() {
+        BringUpGate g = new BringUpGate(50);
+        assertThat(g.cycle()).as("nothing waiting").containsOnly(0).hasSize(BringUpClass.values().length);
+        offer(g, BringUpClass.OTHER, 3);
+        assertThat(g.cycle()[BringUpClass.OTHER.ordinal()]).isEqualTo(3);
+        assertThat(g.cycle()).as("all three started already").containsOnly(0).hasSize(BringUpClass.values().length);
+    }
 }

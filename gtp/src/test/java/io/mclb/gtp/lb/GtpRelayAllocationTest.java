@@ -27,25 +27,29 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A warm GTPv1 {@code gtp-inspect} relay in steady state (a bounded set of subscribers that keep
  * re-creating their PDP context, every session, transaction and table already there, as after an
- * SGSN restart) allocates almost nothing per create on its event loop: the module's create states
+ * SGSN restart) allocates nothing per create on its event loop: the module's create states
  * are pooled ({@link GtpTxPool}), the session table has primitive keys, and a returning
  * subscriber's {@link GtpSession} is renewed in place for its new context instead of a new one
  * (96 bytes) per accepted create, and the session table's alias index reuses the slot of a
  * renewed context's old TEID ({@code AliasIndex}) where the map before it kept dead keys until it
- * copied itself into a larger array. Every 2 s of manual clock the creates wait until the relay's
- * real-time ager has freed the lingering transactions: unpaced, how many piled up between
- * two of its runs (so how many new {@code Transaction} objects the window made) followed the box's
- * speed (35-62 bytes per create in one hour, 10-17 in another, for the same code). Waiting, on
- * 2026-12-02 beside a CI run: 12.0-15.5 bytes per create, against 16.3-33.6 for 4d262fc; a session
- * per create (3f1ec64) adds 96 bytes to every create, so the bound of 60 fails it. Measured as in
- * {@code PlainRelayAllocationTest}: the loop thread's allocation counter over 3,000 creates in
- * bursts of 16 on epoll ({@link LoopAllocation}).
+ * copied itself into a larger array. After every burst the creates wait until the relay's
+ * real-time ager has freed the lingering transactions, so the window needs no new
+ * {@code Transaction} (see {@link Creates#exchange}). What the loop still allocates is per second,
+ * not per create: the GSN and CAC sweeps' iterators and lambdas, about 200 bytes a second (JFR,
+ * perf/README.md "Issue 15"), hence an allowance of {@link #TIMER_BYTES_PER_SECOND} rather than
+ * {@link LoopAllocation#PER_SECOND_ALLOWANCE}, which on a slow window would hide a regression.
+ * The lower of two windows counts: on a quiet box one window in a few loaded a class on the
+ * loop (about 40 kB, 13 bytes per create, once). One 16-byte object per create fails the bound of
+ * 8; figures in perf/README.md ("GTP create: the last bytes per create"). Measured as in {@code PlainRelayAllocationTest}: the loop
+ * thread's allocation counter over 3,000 creates in bursts of 16 on epoll ({@link LoopAllocation}).
  */
 class GtpRelayAllocationTest {
     private static final int SUBSCRIBERS = 64;
     private static final int BURST = 16;
     /** Bursts per 2 s linger at 250 ms of manual clock each. */
     private static final int LINGER_BURSTS = 8;
+    /** The loop's allocation per second of a GTP relay's timers, measured about 200 (see above). */
+    private static final int TIMER_BYTES_PER_SECOND = 256;
 
     @TempDir
     Path dir;
@@ -69,13 +73,19 @@ class GtpRelayAllocationTest {
             Creates creates = new Creates(sgsn, new InetSocketAddress("127.0.0.1", port), h.clock,
                     () -> h.runtime.vservers().get("V").transactionsActive().get());
             LoopAllocation.Window w = LoopAllocation.asMclbRuns(() -> {
-                // warm: JIT, pools, every subscriber's session, the tables' size; then 3,000 creates
+                // warm: JIT, pools, every subscriber's session, the tables' size; then twice 3,000 creates
                 creates.exchange(2_000);
-                return LoopAllocation.measure(() -> creates.exchange(3_000));
+                // a one-off (a class loaded on the first use of a path, about 40 kB, seen on a quiet
+                // box) falls in at most one of two windows; an allocation per create is in both
+                LoopAllocation.Window first = LoopAllocation.measure(() -> creates.exchange(3_000));
+                LoopAllocation.Window second = LoopAllocation.measure(() -> creates.exchange(3_000));
+                return first.perRequest(TIMER_BYTES_PER_SECOND) <= second.perRequest(TIMER_BYTES_PER_SECOND) ? first : second;
             });
             assertThat(h.factory.module().sessions().size()).as("one session per subscriber").isEqualTo(SUBSCRIBERS);
-            assertThat(w.perRequest()).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
-                    w.bytes(), w.seconds()).isLessThan(60);
+            System.out.printf("gtp relay: %d loop bytes over %d creates in %.1f s: %.1f bytes per create%n",
+                    w.bytes(), w.requests(), w.seconds(), w.perRequest(TIMER_BYTES_PER_SECOND));
+            assertThat(w.perRequest(TIMER_BYTES_PER_SECOND)).as("loop bytes allocated per answered create (%d bytes in %.1f s)",
+                    w.bytes(), w.seconds()).isLessThan(8);
         }
     }
 
@@ -127,13 +137,14 @@ class GtpRelayAllocationTest {
                     }
                     // the answered creates linger 2 s of the manual clock: then their objects are reused
                     clock.advance(Duration.ofMillis(250));
-                    if (i / BURST % LINGER_BURSTS == LINGER_BURSTS - 1) {
-                        // The relay frees lingering transactions on a real-time timer (50 ms): without
-                        // waiting for it, how many bursts pile up between two of its runs, and so how many
-                        // new Transaction objects the window needs, depends on the box's speed, not the code.
-                        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
-                                .until(() -> transactions.getAsLong() <= LINGER_BURSTS * BURST);
-                    }
+                    // The relay frees lingering transactions on a real-time timer (50 ms): waiting for
+                    // it after every burst holds the transactions alive at LINGER_BURSTS + 1 bursts, a
+                    // peak the warm-up has reached. Waiting only every few bursts let the peak depend on
+                    // how many bursts the box fitted between two of its runs: now and then a window
+                    // made one burst's worth of new Transaction objects and grew the table's queues
+                    // (about 6.5 kB, 2 bytes per create, measured with JFR).
+                    await().atMost(Duration.ofSeconds(5)).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2))
+                            .until(() -> transactions.getAsLong() <= LINGER_BURSTS * BURST);
                 }
             }
             return answered;
