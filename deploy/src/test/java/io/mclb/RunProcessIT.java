@@ -127,8 +127,9 @@ class RunProcessIT {
                     "/api/v1/running-config?format=text")).contains("weight 7"));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             // the log goes with the temporary directory: keep it in the report
+            // and the threads: twice so far the process was alive and its admin GET never answered
             throw new AssertionError("SIGHUP not applied; alive=" + p.isAlive() + "; run1.log:\n"
-                    + Files.readString(dir.resolve("run1.log")), e);
+                    + Files.readString(dir.resolve("run1.log")) + "\nthreads:\n" + threadDump(p), e);
         }
 
         // a bad file: 'mclb reload' exits 1, names the line, the running configuration stays
@@ -205,5 +206,18 @@ class RunProcessIT {
         assertThat(get(admin2, "/api/v1/vservers?format=text")).contains("127.0.0.100:" + port2);
         assertThat(dir.resolve("data2").resolve("mclb.lock")).exists();
         assertThat(get(admin, "/api/v1/vservers?format=text")).contains("127.0.0.100:" + port);
+    }
+
+    /** {@code jcmd PID Thread.print} of the mclb process (the launcher execs java), for a failure report. */
+    private static String threadDump(Process p) {
+        try {
+            Process j = new ProcessBuilder("jcmd", String.valueOf(p.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            String out = new String(j.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            j.waitFor(30, TimeUnit.SECONDS);
+            return out;
+        } catch (Exception e) {
+            return "(no thread dump: " + e + ")";
+        }
     }
 }
