@@ -7,19 +7,35 @@ import org.slf4j.LoggerFactory;
 final class Signals {
     private static final Logger LOG = LoggerFactory.getLogger(Signals.class);
 
+    /** What became of the SIGHUP handler. */
+    enum Hangup { HANDLED, IGNORED_AT_START, UNSUPPORTED }
+
     private Signals() {
     }
 
+    /**
+     * Installs {@code action} for SIGHUP. A SIGHUP ignored when the process started ({@code nohup},
+     * or a supervisor that sets SIG_IGN) stays ignored: the JVM does not install a handler for a
+     * shutdown signal it inherits ignored, and says so only by handing back SIG_IGN. Without the
+     * warning an operator's {@code kill -HUP} would do nothing, silently.
+     */
     @SuppressWarnings("removal")
-    static void onHangup(Runnable action) {
+    static Hangup onHangup(Runnable action) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
+            sun.misc.SignalHandler previous = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
                 Thread t = new Thread(action, "mclb-sighup");
                 t.setDaemon(true);
                 t.start();
             });
+            if (previous == sun.misc.SignalHandler.SIG_IGN) {
+                LOG.warn("SIGHUP is ignored in this process (started under nohup?): it will not reload the "
+                        + "configuration; use 'mclb reload', or start mclb without nohup (systemd, setsid)");
+                return Hangup.IGNORED_AT_START;
+            }
+            return Hangup.HANDLED;
         } catch (IllegalArgumentException e) {
             LOG.warn("SIGHUP cannot be handled on this platform; use 'mclb reload'");
+            return Hangup.UNSUPPORTED;
         }
     }
 }
