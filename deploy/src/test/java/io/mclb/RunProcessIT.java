@@ -2,6 +2,7 @@ package io.mclb;
 
 import io.mclb.testing.FakeUdpReal;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,26 @@ class RunProcessIT {
     private final List<Process> processes = new ArrayList<>();
     private final List<AutoCloseable> closeMe = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** Two reals, the ports and the paths every test starts its first mclb with. */
+    private FakeUdpReal a;
+    private FakeUdpReal b;
+    private int admin;
+    private int port;
+    private Path data;
+    private Path cfg;
+
+    @BeforeEach
+    void twoRealsAndAFile() throws Exception {
+        a = new FakeUdpReal("127.0.0.11");
+        b = new FakeUdpReal("127.0.0.12");
+        closeMe.add(a);
+        closeMe.add(b);
+        admin = freeTcpPort();
+        port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
+        data = dir.resolve("data");
+        cfg = dir.resolve("mclb.cfg");
+    }
 
     @AfterEach
     void tearDown() throws Exception {
@@ -105,15 +126,6 @@ class RunProcessIT {
 
     @Test
     void sighupReloadsABadReloadIsRefusedAndStickyEntriesSurviveKill9() throws Exception {
-        FakeUdpReal a = new FakeUdpReal("127.0.0.11");
-        FakeUdpReal b = new FakeUdpReal("127.0.0.12");
-        closeMe.add(a);
-        closeMe.add(b);
-        int admin = freeTcpPort();
-        int port;
-        port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
-        Path data = dir.resolve("data");
-        Path cfg = dir.resolve("mclb.cfg");
         Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));
         Process p = mclb(dir.resolve("run1.log"), "run", "-c", cfg.toString());
         await().atMost(Duration.ofSeconds(60)).until(() -> get(admin, "/api/v1/vservers") != null);
@@ -180,14 +192,6 @@ class RunProcessIT {
      */
     @Test
     void aSighupIgnoredAtStartIsNamedInTheLogAndMclbReloadStillApplies() throws Exception {
-        FakeUdpReal a = new FakeUdpReal("127.0.0.11");
-        FakeUdpReal b = new FakeUdpReal("127.0.0.12");
-        closeMe.add(a);
-        closeMe.add(b);
-        int admin = freeTcpPort();
-        int port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
-        Path data = dir.resolve("data");
-        Path cfg = dir.resolve("mclb.cfg");
         Path log = dir.resolve("nohup.log");
         Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));
         Process p = mclbWithHangup(log, "--ignore-signal=HUP", "run", "-c", cfg.toString());
@@ -217,14 +221,6 @@ class RunProcessIT {
      */
     @Test
     void aSecondInstanceIsRefusedForWhatItSharesAndRunsBesideTheFirstWithOverrides() throws Exception {
-        FakeUdpReal a = new FakeUdpReal("127.0.0.11");
-        FakeUdpReal b = new FakeUdpReal("127.0.0.12");
-        closeMe.add(a);
-        closeMe.add(b);
-        int admin = freeTcpPort();
-        int port = io.mclb.testing.Ports.freeUdp("127.0.0.100");
-        Path data = dir.resolve("data");
-        Path cfg = dir.resolve("mclb.cfg");
         Files.writeString(cfg, config(admin, data, a, b, port, 1, ""));
         Process first = mclb(dir.resolve("first.log"), "run", "-c", cfg.toString());
         await().atMost(Duration.ofSeconds(60)).until(() -> get(admin, "/api/v1/vservers") != null);
