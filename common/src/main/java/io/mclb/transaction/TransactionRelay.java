@@ -152,7 +152,7 @@ public final class TransactionRelay<T> extends Relay {
                     drop(packet, refused);
                 }
             }
-            case CLIENT_ANSWER -> clientAnswer(packet, c.id(), c.dropReason(), 0);
+            case CLIENT_ANSWER -> clientAnswer(packet.content(), packet.sender(), c.id(), c.dropReason(), 0);
             default -> drop(packet, DropReason.INTERNAL_ERROR);
         }
     }
@@ -164,22 +164,24 @@ public final class TransactionRelay<T> extends Relay {
      * their task queues: no shared table, no lock) until one owns it, else it is dropped as
      * {@code unmatched}. With two loops that is one hop at most.
      */
-    private void clientAnswer(DatagramPacket packet, long id, DropReason unmatched, int hops) {
-        if (realInitiated.owns(packet.sender(), id)) {
-            DropReason refused = realInitiated.answer(packet.content(), packet.sender(), id, clock.nanoTime());
+    private void clientAnswer(ByteBuf answer, InetSocketAddress client, long id, DropReason unmatched, int hops) {
+        // the answer's bytes and sender, never the packet: the channel reuses that object for its
+        // next datagram before another loop runs the hand-over
+        if (realInitiated.owns(client, id)) {
+            DropReason refused = realInitiated.answer(answer, client, id, clock.nanoTime());
             if (refused != null) {
-                drop(packet, refused);
+                drop(answer, refused);
             }
             return;
         }
         java.util.List<io.mclb.vserver.Relay> ring = vs.relaysOnPort(vipPort());
         int me = ring.indexOf(this);
         if (hops + 1 >= ring.size() || me < 0) {
-            drop(packet, unmatched);
+            drop(answer, unmatched);
             return;
         }
         TransactionRelay<?> next = (TransactionRelay<?>) ring.get((me + 1) % ring.size());
-        next.runHandedOver(() -> next.clientAnswer(packet, id, unmatched, hops + 1));
+        next.runHandedOver(() -> next.clientAnswer(answer, client, id, unmatched, hops + 1));
     }
 
     /** Whether {@code sender} is one of the farm's reals (only asked for a sender the client rules refuse). */

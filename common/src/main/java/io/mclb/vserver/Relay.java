@@ -236,6 +236,12 @@ public abstract class Relay extends ChannelInboundHandlerAdapter implements Mclb
         vs.metrics().countDrop(reason);
     }
 
+    /** {@link #drop(DatagramPacket, DropReason)} for a datagram's content taken out of its packet. */
+    protected final void drop(ByteBuf content, DropReason reason) {
+        content.release();
+        vs.metrics().countDrop(reason);
+    }
+
     protected final VserverMetrics metrics() {
         return vs.metrics();
     }

@@ -340,6 +340,48 @@ class GtpGgsnInitiatedTest {
     }
 
     @Test
+    void sgsnAnswersArrivingTogetherOnAnotherLoopEachReachTheirGgsnOnce() throws Exception {
+        // answers a loop does not own are handed to the owning loop after their read batch has
+        // moved on: each must keep its own bytes and sender, not the channel's reused packet
+        start(2);
+        int n = 32;
+        List<DatagramSocket> sgsns = new ArrayList<>();
+        List<GtpSession> sessions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            DatagramSocket sgsn = sgsn();
+            sgsns.add(sgsn);
+            String imsi = String.format("2620100000008%02d", i);
+            send(sgsn, v1Create(imsi, sgsn.getLocalAddress(), 30 + i), vip);
+            assertThat(GtpHarness.v1Cause(receive(sgsn, null))).isEqualTo(128);
+            sessions.add(session(imsi, 5));
+        }
+        List<DatagramSocket> ggsns = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            GtpSession s = sessions.get(i);
+            DatagramSocket ggsn = ggsnSide(s.real());
+            ggsns.add(ggsn);
+            send(ggsn, GtpTestMessages.v1(18, s.teid(), 0x900 + i, new Bytes().u8(20).u8(5).bytes()), vip);
+        }
+        byte[][] answers = new byte[n][];
+        InetSocketAddress[] to = new InetSocketAddress[n];
+        for (int i = 0; i < n; i++) {
+            InetSocketAddress[] from = new InetSocketAddress[1];
+            byte[] atSgsn = receive(sgsns.get(i), from);
+            answers[i] = GtpTestMessages.v1(19, sessions.get(i).teid(), v1Seq(atSgsn), new Bytes().u8(1).u8(128).bytes());
+            to[i] = from[0];
+        }
+        for (int i = 0; i < n; i++) {
+            send(sgsns.get(i), answers[i], to[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            byte[] answer = receive(ggsns.get(i), null);
+            assertThat(v1Seq(answer)).as("answer %d", i).isEqualTo(0x900 + i);
+            assertThat(teid(answer)).isEqualTo(sessions.get(i).ggsnTeid());
+        }
+        assertThat(h.drops("GGSN-GN", "gtp_response_to_vip")).isZero();
+    }
+
+    @Test
     void anSgsnUpdateNamingItsControlIdentityIsAnchoredLikeItsCreate() throws Exception {
         start();
         DatagramSocket sgsn = sgsn();
