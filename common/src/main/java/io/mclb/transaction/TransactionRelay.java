@@ -91,13 +91,24 @@ public final class TransactionRelay<T> extends Relay {
         this.realInitiated = new RealInitiated<>(inspector, vs.metrics(), this::fromVip, timeoutNs, lingerNs);
     }
 
-    /** One shared atomic add per read batch or ageing tick, not per datagram. */
     /** Hands a reused transaction's old state back to its inspector ({@link ServiceInspector#retired}). */
     @SuppressWarnings("unchecked")
     static <T> java.util.function.Consumer<Object> retiredStates(ServiceInspector<T> inspector) {
         return state -> inspector.retired((T) state);
     }
 
+    /**
+     * Both directions' datagrams come straight from the read loop, as the plain relay's do: the
+     * pipeline hop is two of a transaction's datagrams (request and answer), and the clock a
+     * transaction reads (created, sent, answered) is the read batch's, whose timers run in
+     * milliseconds to seconds.
+     */
+    @Override
+    protected boolean readsDirectly() {
+        return true;
+    }
+
+    /** One shared atomic add per read batch or ageing tick, not per datagram. */
     @Override
     protected void afterBatch() {
         int n = table.size();
@@ -147,7 +158,7 @@ public final class TransactionRelay<T> extends Relay {
             }
             case NEW, FOLLOW_UP -> onRequest(packet, s, client, c);
             case REAL_REQUEST -> {
-                DropReason refused = realInitiated.request(packet.content(), client, c, clock.nanoTime());
+                DropReason refused = realInitiated.request(packet.content(), client, c, batchNowNs());
                 if (refused != null) {
                     drop(packet, refused);
                 }
@@ -168,7 +179,7 @@ public final class TransactionRelay<T> extends Relay {
         // the answer's bytes and sender, never the packet: the channel reuses that object for its
         // next datagram before another loop runs the hand-over
         if (realInitiated.owns(client, id)) {
-            DropReason refused = realInitiated.answer(answer, client, id, clock.nanoTime());
+            DropReason refused = realInitiated.answer(answer, client, id, batchNowNs());
             if (refused != null) {
                 drop(answer, refused);
             }
@@ -199,7 +210,7 @@ public final class TransactionRelay<T> extends Relay {
     }
 
     private void onRequest(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client, Classification<T> c) {
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         long clientKey = TransactionTable.clientKey(client, c.id(), c.fingerprint());
         Transaction<T> tx = cast(table.byClient(clientKey, client, c.id(), c.fingerprint()));
         if (tx != null && c.isOneWay()) {
@@ -277,7 +288,7 @@ public final class TransactionRelay<T> extends Relay {
         if (tx == null) {
             return false;
         }
-        retransmission(packet, s, tx, clock.nanoTime());
+        retransmission(packet, s, tx, batchNowNs());
         return true;
     }
 
@@ -394,7 +405,7 @@ public final class TransactionRelay<T> extends Relay {
             forward(packet, tx); // the real replayed its answer to a late retransmission
             return;
         }
-        long nowNs = clock.nanoTime();
+        long nowNs = batchNowNs();
         long latencyNs = nowNs - tx.sentNs;
         // per real: every answer it gave, a reject that moves the request included
         tx.real.metrics().answered(latencyNs);

@@ -86,7 +86,7 @@ public abstract class Relay extends ChannelInboundHandlerAdapter implements Mclb
     /**
      * True: on mclb's epoll channel the listener and upstream sockets hand each datagram straight
      * to this relay ({@link MclbDatagramChannel#readDirectly}) instead of through the pipeline;
-     * the batch end still comes through it. The plain relay does (issue 15, target 1).
+     * the batch end still comes through it. Both relays do (issue 15, targets 1 and 2).
      */
     protected boolean readsDirectly() {
         return false;
