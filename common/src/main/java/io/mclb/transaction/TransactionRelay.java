@@ -97,17 +97,6 @@ public final class TransactionRelay<T> extends Relay {
         return state -> inspector.retired((T) state);
     }
 
-    /**
-     * Both directions' datagrams come straight from the read loop, as the plain relay's do: the
-     * pipeline hop is two of a transaction's datagrams (request and answer), and the clock a
-     * transaction reads (created, sent, answered) is the read batch's, whose timers run in
-     * milliseconds to seconds.
-     */
-    @Override
-    protected boolean readsDirectly() {
-        return true;
-    }
-
     /** One shared atomic add per read batch or ageing tick, not per datagram. */
     @Override
     protected void afterBatch() {
@@ -210,7 +199,7 @@ public final class TransactionRelay<T> extends Relay {
     }
 
     private void onRequest(DatagramPacket packet, VserverSnapshot s, InetSocketAddress client, Classification<T> c) {
-        long nowNs = batchNowNs();
+        long nowNs = batchNowNs(); // created, sent, answered: timers of milliseconds to seconds
         long clientKey = TransactionTable.clientKey(client, c.id(), c.fingerprint());
         Transaction<T> tx = cast(table.byClient(clientKey, client, c.id(), c.fingerprint()));
         if (tx != null && c.isOneWay()) {

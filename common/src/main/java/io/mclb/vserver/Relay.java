@@ -86,7 +86,11 @@ public abstract class Relay extends ChannelInboundHandlerAdapter implements Mclb
     /**
      * True: on mclb's epoll channel the listener and upstream sockets hand each datagram straight
      * to this relay ({@link MclbDatagramChannel#readDirectly}) instead of through the pipeline;
-     * the batch end still comes through it. Both relays do (issue 15, targets 1 and 2).
+     * the batch end still comes through it. The plain relay does (issue 15, target 1). The
+     * transaction relay does not: with direct reads its GTP loop cost per create was bimodal between
+     * runs of one build (4 of 6 runs 13-16 us against 9-10; never through the pipeline), the whole
+     * transaction path compiled into the channel's read loop (perf/README.md, "Issue 15", "Direct
+     * reads on the transaction relay").
      */
     protected boolean readsDirectly() {
         return false;

@@ -30,7 +30,7 @@ import java.nio.channels.UnresolvedAddressException;
  * {@code DatagramPacket}, {@code InetSocketAddress} and {@code InetAddress} per datagram: about 140
  * bytes, half the relay's steady allocation (perf/README.md, "Issue 15").
  *
- * <p>A handler may take the datagrams without the pipeline ({@link #readDirectly}: mclb's
+ * <p>A handler may take the datagrams without the pipeline ({@link #readDirectly}: the plain
  * relays do), one interface call per datagram instead of {@code fireChannelRead}.
  *
  * <p>The contract this asks of a handler: the packet object is valid only inside
