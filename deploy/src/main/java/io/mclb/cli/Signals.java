@@ -7,9 +7,6 @@ import org.slf4j.LoggerFactory;
 final class Signals {
     private static final Logger LOG = LoggerFactory.getLogger(Signals.class);
 
-    /** What became of the SIGHUP handler. */
-    enum Hangup { HANDLED, IGNORED_AT_START, UNSUPPORTED }
-
     private Signals() {
     }
 
@@ -20,7 +17,7 @@ final class Signals {
      * warning an operator's {@code kill -HUP} would do nothing, silently.
      */
     @SuppressWarnings("removal")
-    static Hangup onHangup(Runnable action) {
+    static void onHangup(Runnable action) {
         try {
             sun.misc.SignalHandler previous = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
                 Thread t = new Thread(action, "mclb-sighup");
@@ -30,12 +27,9 @@ final class Signals {
             if (previous == sun.misc.SignalHandler.SIG_IGN) {
                 LOG.warn("SIGHUP is ignored in this process (started under nohup?): it will not reload the "
                         + "configuration; use 'mclb reload', or start mclb without nohup (systemd, setsid)");
-                return Hangup.IGNORED_AT_START;
             }
-            return Hangup.HANDLED;
         } catch (IllegalArgumentException e) {
             LOG.warn("SIGHUP cannot be handled on this platform; use 'mclb reload'");
-            return Hangup.UNSUPPORTED;
         }
     }
 }
