@@ -20,6 +20,11 @@
 #   TARGETS ["relay nginx mclb"]  NGINX_BALANCE [hash]  DUR [10]  WARM [3]
 #   OPEN_RATE [100000]  WINDOW [256]  CLIENT_CPU [0]  LB_CPU [1]
 #   OUT [/tmp/udp-relay-compare-<timestamp>]  (results.txt, logs, report.md)
+#   LB_QUOTA [none]: percent of one core the relay under test may use (a CPU-quota cgroup, 10 ms
+#   periods), the same for every target. On two cores the loadgen and responders share core 0 and
+#   bound the closed loop before either relay uses its core (perf/README.md, "Issue 15"); under an
+#   equal quota below that bound the relay is the bound, so the closed-loop ratio is the inverse of
+#   the relays' CPU per request.
 set -u
 set -o pipefail
 
@@ -45,6 +50,7 @@ WINDOW=${WINDOW:-256}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/udp-relay-compare-$(date +%Y%m%d-%H%M%S)}
+LB_QUOTA=${LB_QUOTA:-}
 VIP_IP=127.0.0.100
 VIP_PORT=9000
 BACKENDS="127.0.0.11:9001 127.0.0.12:9001 127.0.0.13:9001"
@@ -60,7 +66,8 @@ BIN="$WORK/udpbench"
 
 # start, stop_group and stop_all (process groups, each started with setsid) come from bench-lib
 . "$ROOT/perf/bench/bench-lib.sh"
-on_exit() { stop_all; rm -rf "$WORK"; }
+QUOTA_CG=""
+on_exit() { stop_all; rm -rf "$WORK"; [ -n "$QUOTA_CG" ] && sleep 0.2 && rmdir "$QUOTA_CG" 2>/dev/null; }
 trap on_exit EXIT
 
 # utime+stime ticks of every process in process group $1
@@ -70,6 +77,28 @@ group_ticks() {
     [ -r /proc/"$p"/stat ] && t=$((t + $(awk '{print $14+$15}' /proc/"$p"/stat)))
   done
   echo $t
+}
+
+# quota_cgroup: the cgroup of LB_QUOTA percent of a core (cgroup v1 cpu controller or v2 cpu.max), in QUOTA_CG
+quota_cgroup() {
+  [[ "$LB_QUOTA" =~ ^[0-9]+$ ]] && [ "$LB_QUOTA" -ge 1 ] && [ "$LB_QUOTA" -le 100 ] \
+    || { echo "LB_QUOTA must be a percent of one core, 1-100 (got '$LB_QUOTA')" >&2; exit 2; }
+  if [ -d /sys/fs/cgroup/cpu ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then
+    QUOTA_CG=/sys/fs/cgroup/cpu/mclb-bench-$$
+    mkdir -p "$QUOTA_CG" && echo 10000 >"$QUOTA_CG/cpu.cfs_period_us" && echo $((LB_QUOTA * 100)) >"$QUOTA_CG/cpu.cfs_quota_us"
+  else
+    grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control
+    QUOTA_CG=/sys/fs/cgroup/mclb-bench-$$
+    mkdir -p "$QUOTA_CG" && echo "$((LB_QUOTA * 100)) 10000" >"$QUOTA_CG/cpu.max"
+  fi || { echo "cannot make a CPU-quota cgroup for LB_QUOTA (root and a cpu controller needed)" >&2; exit 2; }
+}
+[ -n "$LB_QUOTA" ] && quota_cgroup
+
+# cap_group PGID: every process of the group into the quota cgroup (threads follow their process)
+cap_group() {
+  [ -n "$QUOTA_CG" ] || return 0
+  local p
+  for p in $(pgrep -g "$1"); do echo "$p" >"$QUOTA_CG/cgroup.procs" 2>/dev/null; done
 }
 
 # a child we have not reaped yet is a zombie: kill -0 would still succeed
@@ -153,6 +182,7 @@ start_target() {
     fi
     sleep 0.1; t=$((t + 1))
   done
+  cap_group "$LB_PGID"
   return 0
 }
 
@@ -174,7 +204,7 @@ run_load() {
 }
 
 echo "# $(date -Is) udp-relay-compare: targets=[$TARGETS] DUR=$DUR WARM=$WARM window=$WINDOW open_rate=$OPEN_RATE" \
-     "lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "lb_cpu=$LB_CPU lb_quota=${LB_QUOTA:-none} client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 for tgt in $TARGETS; do
   start_target "$tgt" || continue
   sleep 0.3
