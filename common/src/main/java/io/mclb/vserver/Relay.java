@@ -88,9 +88,8 @@ public abstract class Relay extends ChannelInboundHandlerAdapter implements Mclb
      * to this relay ({@link MclbDatagramChannel#readDirectly}) instead of through the pipeline;
      * the batch end still comes through it. The plain relay does (issue 15, target 1). The
      * transaction relay does not: with direct reads its GTP loop cost per create was bimodal between
-     * runs of one build (4 of 6 runs 13-16 us against 9-10; never through the pipeline), the whole
-     * transaction path compiled into the channel's read loop (perf/README.md, "Issue 15", "Direct
-     * reads on the transaction relay").
+     * runs of one build, 4 of 6 runs at 13-16 us against 9-10, through the pipeline 1 run of 12
+     * (perf/README.md, "Issue 15", "Direct reads on the transaction relay").
      */
     protected boolean readsDirectly() {
         return false;
