@@ -310,28 +310,48 @@ class GtpGgsnInitiatedTest {
         assertThat(h.ggsns).allSatisfy(g -> assertThat(g.others.get()).as("no request bounced to a GGSN").isZero());
     }
 
+    /**
+     * {@code n} sessions, each created by an SGSN on its own loopback address (added to {@code sgsns}),
+     * IMSI {@code imsiPrefix} + two digits, sequence numbers from {@code seq}.
+     */
+    private List<GtpSession> sessionsOfOwnSgsns(int n, String imsiPrefix, int seq, List<DatagramSocket> sgsns)
+            throws Exception {
+        List<GtpSession> sessions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            DatagramSocket sgsn = sgsn();
+            sgsns.add(sgsn);
+            String imsi = String.format("%s%02d", imsiPrefix, i);
+            send(sgsn, v1Create(imsi, sgsn.getLocalAddress(), seq + i), vip);
+            assertThat(GtpHarness.v1Cause(receive(sgsn, null))).isEqualTo(128);
+            sessions.add(session(imsi, 5));
+        }
+        return sessions;
+    }
+
+    /** A GGSN's Update PDP Context Request for {@code s} (NSAPI 5), sequence {@code seq}. */
+    private static byte[] ggsnUpdate(GtpSession s, int seq) {
+        return GtpTestMessages.v1(18, s.teid(), seq, new Bytes().u8(20).u8(5).bytes());
+    }
+
+    /** The SGSN's accepting answer to {@code request}, the update as it reached the SGSN. */
+    private static byte[] updateAccepted(GtpSession s, byte[] request) {
+        return GtpTestMessages.v1(19, s.teid(), v1Seq(request), new Bytes().u8(1).u8(128).bytes());
+    }
+
     @Test
     void anSgsnAnswerThatTheKernelHashesToAnotherLoopStillReachesTheGgsn() throws Exception {
         // the GGSN's request leaves from its loop's socket; each SGSN's answer hashes to its own loop
         start(2);
         int n = 8;
         List<DatagramSocket> sgsns = new ArrayList<>();
-        List<GtpSession> sessions = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            DatagramSocket sgsn = sgsn();
-            sgsns.add(sgsn);
-            String imsi = String.format("2620100000009%02d", i);
-            send(sgsn, v1Create(imsi, sgsn.getLocalAddress(), 90 + i), vip);
-            assertThat(GtpHarness.v1Cause(receive(sgsn, null))).isEqualTo(128);
-            sessions.add(session(imsi, 5));
-        }
+        List<GtpSession> sessions = sessionsOfOwnSgsns(n, "2620100000009", 90, sgsns);
         for (int i = 0; i < n; i++) {
             GtpSession s = sessions.get(i);
             DatagramSocket ggsn = ggsnSide(s.real());
-            send(ggsn, GtpTestMessages.v1(18, s.teid(), 0x700 + i, new Bytes().u8(20).u8(5).bytes()), vip);
+            send(ggsn, ggsnUpdate(s, 0x700 + i), vip);
             InetSocketAddress[] from = new InetSocketAddress[1];
             byte[] atSgsn = receive(sgsns.get(i), from);
-            send(sgsns.get(i), GtpTestMessages.v1(19, s.teid(), v1Seq(atSgsn), new Bytes().u8(1).u8(128).bytes()), from[0]);
+            send(sgsns.get(i), updateAccepted(s, atSgsn), from[0]);
             byte[] answer = receive(ggsn, null);
             assertThat(v1Seq(answer)).as("answer %d", i).isEqualTo(0x700 + i);
             assertThat(teid(answer)).isEqualTo(s.ggsnTeid());
@@ -344,30 +364,22 @@ class GtpGgsnInitiatedTest {
         // answers a loop does not own are handed to the owning loop after their read batch has
         // moved on: each must keep its own bytes and sender, not the channel's reused packet
         start(2);
-        int n = 32;
         List<DatagramSocket> sgsns = new ArrayList<>();
-        List<GtpSession> sessions = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            DatagramSocket sgsn = sgsn();
-            sgsns.add(sgsn);
-            String imsi = String.format("2620100000008%02d", i);
-            send(sgsn, v1Create(imsi, sgsn.getLocalAddress(), 30 + i), vip);
-            assertThat(GtpHarness.v1Cause(receive(sgsn, null))).isEqualTo(128);
-            sessions.add(session(imsi, 5));
-        }
+        List<GtpSession> sessions = sessionsOfOwnSgsns(32, "2620100000008", 30, sgsns);
+        int n = sessions.size();
         List<DatagramSocket> ggsns = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             GtpSession s = sessions.get(i);
             DatagramSocket ggsn = ggsnSide(s.real());
             ggsns.add(ggsn);
-            send(ggsn, GtpTestMessages.v1(18, s.teid(), 0x900 + i, new Bytes().u8(20).u8(5).bytes()), vip);
+            send(ggsn, ggsnUpdate(s, 0x900 + i), vip);
         }
         byte[][] answers = new byte[n][];
         InetSocketAddress[] to = new InetSocketAddress[n];
         for (int i = 0; i < n; i++) {
             InetSocketAddress[] from = new InetSocketAddress[1];
             byte[] atSgsn = receive(sgsns.get(i), from);
-            answers[i] = GtpTestMessages.v1(19, sessions.get(i).teid(), v1Seq(atSgsn), new Bytes().u8(1).u8(128).bytes());
+            answers[i] = updateAccepted(sessions.get(i), atSgsn);
             to[i] = from[0];
         }
         for (int i = 0; i < n; i++) {
