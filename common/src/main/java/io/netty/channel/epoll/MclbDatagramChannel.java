@@ -31,7 +31,7 @@ import java.nio.channels.UnresolvedAddressException;
  * bytes, half the relay's steady allocation (perf/README.md, "Issue 15").
  *
  * <p>A handler may take the datagrams without the pipeline ({@link #readDirectly}: the plain
- * relays do), one interface call per datagram instead of {@code fireChannelRead}.
+ * relay does), one interface call per datagram instead of {@code fireChannelRead}.
  *
  * <p>The contract this asks of a handler: the packet object is valid only inside
  * {@code channelRead}. It may release it, or take its content (as mclb's relays do when they
