@@ -87,9 +87,9 @@ public abstract class Relay extends ChannelInboundHandlerAdapter implements Mclb
      * True: on mclb's epoll channel the listener and upstream sockets hand each datagram straight
      * to this relay ({@link MclbDatagramChannel#readDirectly}) instead of through the pipeline;
      * the batch end still comes through it. The plain relay does (issue 15, target 1). The
-     * transaction relay does not: with direct reads its GTP loop cost per create was bimodal between
-     * runs of one build, 4 of 6 runs at 13-16 us against 9-10, through the pipeline 1 run of 12
-     * (perf/README.md, "Issue 15", "Direct reads on the transaction relay").
+     * transaction relay does not: with direct reads its GTP loop cost per create measured the same
+     * as through the pipeline at a fixed rate (perf/README.md, "Issue 15", "Direct reads on the
+     * transaction relay"), where a request and its answer are a few percent of the path's cost.
      */
     protected boolean readsDirectly() {
         return false;
