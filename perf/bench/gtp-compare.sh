@@ -16,7 +16,10 @@
 # measured run's creates are returning subscribers (an IMSI sticky hit, a session replaced) while the
 # first warm-up's were new ones; without WARM2 the JIT recompiled the returning path inside the
 # measured run (C2 9 µs per create and the loop 27.8 against 1.5 and 20.4 with it, perf/README.md
-# "Issue 15", "Where mclb's process CPU goes"). WARM2=0 skips it.
+# "Issue 15", "Where mclb's process CPU goes"). WARM2=0 skips it. Every measured run starts with GEN_WARM
+# seconds of the same load in the same generator process, left out of its RESULT: a fresh generator
+# JIT-compiles its own code over its first seconds (the RADIUS one ramped from 15-30k to 65-80k
+# requests/s direct over 4-5 s), which an unwarmed window would measure in both legs.
 # The mclb leg is skipped with a message when mclb exits or does not bind the VIP within
 # MCLB_STARTUP_S seconds (e.g. a build without the gtp-inspect service).
 # Every process the script starts runs in its own process group and is stopped on exit.
@@ -24,7 +27,7 @@
 # Environment knobs [defaults]:
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/gtp-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  VERSION [1]  IMSIS [1000000]  WINDOW [32]  SOCKETS [8]  DUR [10]  WARM [20]
-#   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]  WARM2 [10]
+#   CAUSE_MIX [128]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/gtp-compare-<timestamp>]  WARM2 [10]  GEN_WARM [6]
 #   OPEN_RATE [half the closed-loop maximum]: a fixed open-loop rate instead (e.g. 10000 for the
 #   issue's low-load p50, the same for every build compared)
 #   ADMIN_PORT [18082]: mclb's admin port; mclb's data dir is always $OUT/data, so two runs at once
@@ -43,6 +46,7 @@ WINDOW=${WINDOW:-32}
 SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
 WARM=${WARM:-20}
+GEN_WARM=${GEN_WARM:-6}
 WARM2=${WARM2:-10}
 CAUSE_MIX=${CAUSE_MIX:-128}
 CLIENT_CPU=${CLIENT_CPU:-0}
@@ -92,11 +96,13 @@ run_load() {
   log="$OUT/loadgen-$leg-$kind.log"
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
-  local snap="$OUT/threads-$leg-$kind"
-  [ "$leg" = mclb ] && [ "$kind" != warm ] && perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"
+  local snap="$OUT/threads-$leg-$kind" gw=$GEN_WARM
+  [ "$kind" = warm ] && gw=0
   start "$CLIENT_CPU" "$log" ./mclb loadgen gtp -t "$tgt" "${lf[@]}" --flows "$SOCKETS" --imsis "$IMSIS" \
-    --version "$VERSION" --duration "$secs"
+    --version "$VERSION" --warmup "$gw" --duration "$secs"
   local lg=$LAST
+  # mclb's CPU over the generator's measured window, which starts after its own warm-up
+  [ "$leg" = mclb ] && [ "$kind" != warm ] && { sleep "$gw"; perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; }
   wait "$lg"
   PGIDS=("${PGIDS[@]/$lg}")
   [ "$kind" = warm ] && return
@@ -144,7 +150,7 @@ warm_up() {
 get() { local l; l=$(grep " leg=$1 load=$2\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$3"; }
 
 echo "# $(date -Is) gtp-compare: legs=[$LEGS] v$VERSION port=$PORT imsis=$IMSIS window=$WINDOW sockets=$SOCKETS" \
-     "DUR=$DUR WARM=$WARM WARM2=$WARM2 lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "DUR=$DUR WARM=$WARM WARM2=$WARM2 GEN_WARM=$GEN_WARM lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0
 for leg in $LEGS; do

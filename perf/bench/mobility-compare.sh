@@ -10,12 +10,14 @@
 # PORT is 434 (mip) / 2231 (asn) when free on 127.0.0.2-4 and 127.0.0.100, else the first free
 # port from 24340 / 22310. Loads per leg: closed loop (--rate 0 --window WINDOW --flows SOCKETS)
 # over SUBSCRIBERS distinct NAIs / MSIDs (the maximum rate), then open loop at half the mclb
-# closed-loop rate for p50/p99. Every leg is preceded by a WARM-second warm-up (JIT), discarded.
+# closed-loop rate for p50/p99. Every leg is preceded by a WARM-second warm-up (JIT), discarded, and
+# every measured run starts with GEN_WARM seconds in the same generator process, left out of its RESULT
+# (the generator's own JIT).
 # Every process the script starts runs in its own process group and is stopped on exit.
 #
 # Environment knobs [defaults]:
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/KIND-bench.cfg>"]  MCLB_STARTUP_S [60]
-#   LEGS ["direct mclb"]  SUBSCRIBERS [1000000]  WINDOW [32]  SOCKETS [8]  DUR [10]  WARM [3]
+#   LEGS ["direct mclb"]  SUBSCRIBERS [1000000]  WINDOW [32]  SOCKETS [8]  DUR [10]  WARM [3]  GEN_WARM [6]
 #   CODE_MIX [0] (mip)  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/KIND-compare-<timestamp>]
 set -u
 set -o pipefail
@@ -36,6 +38,7 @@ WINDOW=${WINDOW:-32}
 SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
 WARM=${WARM:-3}
+GEN_WARM=${GEN_WARM:-6}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/$KIND-compare-$(date +%Y%m%d-%H%M%S)}
@@ -81,8 +84,10 @@ run_load() {
   log="$OUT/loadgen-$leg-$kind.log"
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
+  local gw=$GEN_WARM
+  [ "$kind" = warm ] && gw=0
   start "$CLIENT_CPU" "$log" ./mclb loadgen "$KIND" -t "$tgt" "${lf[@]}" --flows "$SOCKETS" "$SUBS_FLAG" "$SUBSCRIBERS" \
-    --duration "$secs"
+    --warmup "$gw" --duration "$secs"
   local lg=$LAST
   wait "$lg"
   PGIDS=("${PGIDS[@]/$lg}")
@@ -115,7 +120,7 @@ start_mclb() {
 get() { local l; l=$(grep " leg=$1 load=$2\$" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$3"; }
 
 echo "# $(date -Is) $KIND-compare: legs=[$LEGS] port=$PORT subscribers=$SUBSCRIBERS window=$WINDOW sockets=$SOCKETS" \
-     "DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "DUR=$DUR GEN_WARM=$GEN_WARM lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0
 for leg in $LEGS; do

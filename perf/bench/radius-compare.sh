@@ -13,7 +13,10 @@
 # SUBSCRIBERS subscribers, giving the maximum requests/s; then open loop at half the mclb
 # closed-loop rate of that kind (half the direct rate when the mclb leg is skipped), same rate for
 # both legs, for p50/p99 and the added latency. Every closed-loop run is preceded by a WARM-second
-# warm-up run (JIT) whose figures are discarded. Every answer is verified by the generator
+# warm-up run (mclb's JIT) whose figures are discarded, and every measured run starts with GEN_WARM
+# seconds of the same load in the same generator process, left out of its RESULT (the generator's own
+# JIT: a fresh generator ramped from 15-30k to 65-80k Access-Requests/s direct over its first 4-5 s,
+# so an 8 s window without it measured the generator's warm-up in both legs). Every answer is verified by the generator
 # (bad_auth counts the ones that do not verify with the secret it used). For each mclb run, mclb's CPU
 # per answer over the run: the process, its event loops, and each thread (perf/bench/thread-cpu.sh).
 # mclb keeps its sticky table in a data directory of its own, $OUT/data, emptied before mclb starts
@@ -29,7 +32,7 @@
 # Environment knobs [defaults]:
 #   MCLB_CMD ["./mclb run -c <generated copy of perf/bench/radius-bench.cfg>"]  MCLB_STARTUP_S [60]
 #   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
-#   DUR [10]  WARM [20]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
+#   DUR [10]  WARM [20]  GEN_WARM [6]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
 #   ADMIN_PORT [18083]: mclb's admin listener (127.0.0.1), where the script reads mclb_responses_total
 #   OPEN_RATE [half the closed-loop maximum of each kind]: a fixed open-loop rate for every kind
 #   instead (e.g. 10000 for the issue's low-load p50, the same for every build compared)
@@ -47,6 +50,7 @@ WINDOW=${WINDOW:-32}
 SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
 WARM=${WARM:-20}
+GEN_WARM=${GEN_WARM:-6}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/radius-compare-$(date +%Y%m%d-%H%M%S)}
@@ -111,12 +115,14 @@ run_load() {
   else tgt=$VIP_IP:$(port_of "$kind"); secret=$NAS_SECRET; fi
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
-  local t0 a0 cpu=""
+  local t0 a0 cpu="" gw=$GEN_WARM
+  [ "$load" = warm ] && gw=0
   local snap="$OUT/threads-$leg-$kind-$load"
-  if [ "$leg" = mclb ]; then t0=$(ticks "$LB_PGID"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; fi
   start "$CLIENT_CPU" "$log" ./mclb loadgen radius -t "$tgt" --secret "$secret" --kind "$kind" "${lf[@]}" \
-    --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --duration "$secs"
+    --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --warmup "$gw" --duration "$secs"
   local lg=$LAST scrape=""
+  # mclb's CPU is counted over the generator's measured window: from the end of its own warm-up
+  if [ "$leg" = mclb ]; then sleep "$gw"; t0=$(ticks "$LB_PGID"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; fi
   if [ "$leg" = mclb ] && [ "$load" = warm ]; then
     ( sleep $(( secs / 2 )); answers >/dev/null ) &
     scrape=$!
@@ -165,7 +171,7 @@ start_mclb() {
 get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
 
 echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT admin=$ADMIN_PORT data=$DATA_DIR subscribers=$SUBSCRIBERS" \
-     "window=$WINDOW sockets=$SOCKETS DUR=$DUR lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "window=$WINDOW sockets=$SOCKETS DUR=$DUR GEN_WARM=$GEN_WARM lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0
 for leg in $LEGS; do

@@ -1,6 +1,8 @@
 package io.mclb.cli;
 
 import io.mclb.perf.gtp.load.GtpLoadGenerator;
+import io.mclb.perf.load.LoadProgress;
+import io.mclb.perf.load.LoadRun;
 import io.mclb.perf.mobility.AsnLoad;
 import io.mclb.perf.mobility.MipLoad;
 import io.mclb.perf.mobility.MobilityLoadGenerator;
@@ -14,6 +16,7 @@ import picocli.CommandLine.Parameters;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 
 /**
  * {@code mclb loadgen udp -t ADDR:PORT}: paced (or closed-loop) UDP request/response load with
@@ -21,7 +24,7 @@ import java.util.concurrent.Callable;
  * over a range of IMSIs; {@code mclb loadgen radius -t ADDR:PORT --secret S --kind auth|acct}:
  * Access- or Accounting-Requests over a range of subscribers, every answer verified;
  * {@code mclb loadgen mip|asn -t ADDR:PORT}: Mobile IP Registration Requests over distinct NAIs /
- * WiMAX R6 MS_PreAttachment_Req over distinct MSIDs. Bounded by {@code --duration}. For the C reference tool see perf/bench.
+ * WiMAX R6 MS_PreAttachment_Req over distinct MSIDs. Bounded by {@code --warmup} plus {@code --duration}. For the C reference tool see perf/bench.
  * No standard {@code --version} option here: {@code --version} selects the GTP version.
  */
 @Command(name = "loadgen",
@@ -103,6 +106,12 @@ public final class LoadgenCommand implements Callable<Integer> {
             defaultValue = "1000")
     long timeoutMs;
 
+    @Option(names = "--warmup", description = "seconds of load before the measured --duration, in the same process and"
+            + " sockets; RESULT counts only the measured seconds (default ${DEFAULT-VALUE}, at most 600)", defaultValue = "0")
+    long warmupOption;
+
+    private long warmupSeconds;
+
     @Override
     public Integer call() throws Exception {
         if (!java.util.List.of("udp", "gtp", "radius", "mip", "asn").contains(kind)) {
@@ -110,6 +119,11 @@ public final class LoadgenCommand implements Callable<Integer> {
             return 2;
         }
         long seconds = Math.max(1, Math.min(600, durationSeconds));
+        if (warmupOption < 0 || warmupOption > 600) {
+            System.err.println("mclb loadgen: --warmup must be 0..600 seconds, not " + warmupOption);
+            return 2;
+        }
+        warmupSeconds = warmupOption;
         if (kind.equals("mip") || kind.equals("asn")) {
             return runMobility(seconds);
         }
@@ -124,29 +138,49 @@ public final class LoadgenCommand implements Callable<Integer> {
         int window = windowOption != null ? windowOption : 4;
         UdpTrafficGenerator.Builder b = UdpTrafficGenerator.builder().target(Addresses.parse(target))
                 .source(InetAddress.getByName(source)).sourceCount(sources).flows(flows).timeoutMs(timeoutMs)
-                .maxDuration(Duration.ofSeconds(seconds));
+                .maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
         if (rate > 0) {
             b.ratePerSecond(rate);
         } else {
             b.ratePerSecond(0).windowPerFlow(window);
         }
         try (UdpTrafficGenerator g = b.start()) {
-            long lastSent = 0;
-            long lastAnswered = 0;
-            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
-                Thread.sleep(1000);
-                UdpTrafficGenerator.Snapshot x = g.snapshot();
-                System.out.printf("[%3ds] sent %6d/s  answered %6d/s  lost %d  p50 %.3f ms  p99 %.3f ms%n", s,
-                        x.sent() - lastSent, x.answered() - lastAnswered, x.lost(), x.p50Micros() / 1000.0,
-                        x.p99Micros() / 1000.0);
-                lastSent = x.sent();
-                lastAnswered = x.answered();
-            }
-            UdpTrafficGenerator.Snapshot x = g.snapshot();
+            UdpTrafficGenerator.Snapshot x = report(g, seconds, (prev, now) -> String.format(
+                    "sent %6d/s  answered %6d/s  lost %d  p50 %.3f ms  p99 %.3f ms", now.sent() - prev.sent(),
+                    now.answered() - prev.answered(), now.lost(), now.p50Micros() / 1000.0, now.p99Micros() / 1000.0));
             System.out.printf("RESULT sent=%d answered=%d lost=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n", x.sent(),
                     x.answered(), x.lost(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
             return x.lost() == 0 ? 0 : 1;
         }
+    }
+
+    /**
+     * Prints a line a second ({@code line} of the previous and the current snapshot) until the run is
+     * done, and returns the counters of the measured seconds: with a warm-up, the final snapshot less
+     * the one taken when the warm-up ended (whose latency histogram started then).
+     */
+    private <S extends LoadProgress> S report(LoadRun<S> g, long seconds, BiFunction<S, S, String> line)
+            throws InterruptedException {
+        if (warmupSeconds > 0) {
+            g.markAfter(Duration.ofSeconds(warmupSeconds));
+        }
+        S prev = g.snapshot();
+        long total = warmupSeconds + seconds;
+        for (long s = 1; !g.isDone() && s <= total + timeoutMs / 1000 + 2; s++) {
+            Thread.sleep(1000);
+            S now = g.snapshot();
+            System.out.printf("[%3ds] %s%s%n", s, line.apply(prev, now), s == warmupSeconds ? "  (warm-up over)" : "");
+            prev = now;
+        }
+        S last = g.snapshot();
+        if (warmupSeconds == 0) {
+            return last;
+        }
+        S base = g.marked();
+        if (base == null) {
+            throw new IllegalStateException("the warm-up never ended: the generator's loop did not run");
+        }
+        return g.since(last, base);
     }
 
     private int runGtp(long seconds) throws Exception {
@@ -155,18 +189,12 @@ public final class LoadgenCommand implements Callable<Integer> {
                 .source(InetAddress.getByName(source)).version(gtpVersion).sockets(flowsOption != null ? flowsOption : 8)
                 .ratePerSecond(rate).window(windowOption != null ? windowOption : 32).imsiCount(imsis)
                 .imsiBase(Long.parseLong(imsiBase)).churn(churn).apn(apn).timeoutMs(timeoutMs)
-                .maxDuration(Duration.ofSeconds(seconds));
+                .maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
         try (GtpLoadGenerator g = b.start()) {
-            GtpLoadGenerator.Snapshot prev = g.snapshot();
-            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
-                Thread.sleep(1000);
-                GtpLoadGenerator.Snapshot x = g.snapshot();
-                System.out.printf("[%3ds] creates %6d/s  accepted %6d/s  rejected %d  lost %d  deletes %d/s  p50 %.3f ms  p99 %.3f ms%n",
-                        s, x.creates() - prev.creates(), x.accepted() - prev.accepted(), x.rejected(), x.lost(),
-                        x.deletes() - prev.deletes(), x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
-                prev = x;
-            }
-            GtpLoadGenerator.Snapshot x = g.snapshot();
+            GtpLoadGenerator.Snapshot x = report(g, seconds, (prev, now) -> String.format(
+                    "creates %6d/s  accepted %6d/s  rejected %d  lost %d  deletes %d/s  p50 %.3f ms  p99 %.3f ms",
+                    now.creates() - prev.creates(), now.accepted() - prev.accepted(), now.rejected(), now.lost(),
+                    now.deletes() - prev.deletes(), now.p50Micros() / 1000.0, now.p99Micros() / 1000.0));
             System.out.printf("RESULT version=%d sent=%d answered=%d accepted=%d rejected=%d lost=%d deletes=%d"
                             + " deletes_accepted=%d unmatched=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n",
                     gtpVersion, x.creates(), x.answered(), x.accepted(), x.rejected(), x.lost(), x.deletes(),
@@ -182,18 +210,12 @@ public final class LoadgenCommand implements Callable<Integer> {
                 .target(Addresses.parse(target)).source(InetAddress.getByName(source))
                 .sockets(flowsOption != null ? flowsOption : 8).ratePerSecond(rate)
                 .window(windowOption != null ? windowOption : 32).subscribers(kind.equals("mip") ? nais : msids)
-                .timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(seconds));
+                .timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
         try (MobilityLoadGenerator g = b.start()) {
-            MobilityLoadGenerator.Snapshot prev = g.snapshot();
-            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
-                Thread.sleep(1000);
-                MobilityLoadGenerator.Snapshot x = g.snapshot();
-                System.out.printf("[%3ds] sent %6d/s  accepted %6d/s  rejected %d  lost %d  p50 %.3f ms  p99 %.3f ms%n",
-                        s, x.sent() - prev.sent(), x.accepted() - prev.accepted(), x.rejected(), x.lost(),
-                        x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
-                prev = x;
-            }
-            MobilityLoadGenerator.Snapshot x = g.snapshot();
+            MobilityLoadGenerator.Snapshot x = report(g, seconds, (prev, now) -> String.format(
+                    "sent %6d/s  accepted %6d/s  rejected %d  lost %d  p50 %.3f ms  p99 %.3f ms", now.sent() - prev.sent(),
+                    now.accepted() - prev.accepted(), now.rejected(), now.lost(), now.p50Micros() / 1000.0,
+                    now.p99Micros() / 1000.0));
             System.out.printf("RESULT kind=%s sent=%d answered=%d accepted=%d rejected=%d lost=%d unmatched=%d rps=%d"
                             + " p50_us=%d p99_us=%d max_us=%d%n", kind, x.sent(), x.answered(), x.accepted(), x.rejected(),
                     x.lost(), x.unmatched(), x.answered() / seconds, x.p50Micros(), x.p99Micros(), x.maxMicros());
@@ -216,18 +238,12 @@ public final class LoadgenCommand implements Callable<Integer> {
                 .kind(radiusKind.equals("acct") ? RadiusLoadGenerator.Kind.ACCT : RadiusLoadGenerator.Kind.AUTH)
                 .sockets(flowsOption != null ? flowsOption : 8).ratePerSecond(rate)
                 .window(windowOption != null ? windowOption : 32).subscribers(subscribers).password(password)
-                .messageAuthenticator(!noMessageAuthenticator).timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(seconds));
+                .messageAuthenticator(!noMessageAuthenticator).timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
         try (RadiusLoadGenerator g = b.start()) {
-            RadiusLoadGenerator.Snapshot prev = g.snapshot();
-            for (long s = 1; !g.isDone() && s <= seconds + timeoutMs / 1000 + 2; s++) {
-                Thread.sleep(1000);
-                RadiusLoadGenerator.Snapshot x = g.snapshot();
-                System.out.printf("[%3ds] sent %6d/s  answered %6d/s  bad %d  lost %d  p50 %.3f ms  p99 %.3f ms%n", s,
-                        x.sent() - prev.sent(), x.answered() - prev.answered(), x.badAuthenticators(), x.lost(),
-                        x.p50Micros() / 1000.0, x.p99Micros() / 1000.0);
-                prev = x;
-            }
-            RadiusLoadGenerator.Snapshot x = g.snapshot();
+            RadiusLoadGenerator.Snapshot x = report(g, seconds, (prev, now) -> String.format(
+                    "sent %6d/s  answered %6d/s  bad %d  lost %d  p50 %.3f ms  p99 %.3f ms", now.sent() - prev.sent(),
+                    now.answered() - prev.answered(), now.badAuthenticators(), now.lost(), now.p50Micros() / 1000.0,
+                    now.p99Micros() / 1000.0));
             System.out.printf("RESULT kind=%s sent=%d answered=%d accepts=%d rejects=%d acct_responses=%d bad_auth=%d"
                             + " lost=%d unmatched=%d rps=%d p50_us=%d p99_us=%d max_us=%d%n",
                     radiusKind, x.sent(), x.answered(), x.accepts(), x.rejects(), x.acctResponses(),

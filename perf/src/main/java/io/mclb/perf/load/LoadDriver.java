@@ -64,6 +64,7 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     private long pacedSent;
     private int nextPacedFlow;
     private volatile S last;
+    private volatile S marked;
     private volatile boolean closed;
 
     /**
@@ -137,6 +138,28 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     public boolean isDone() {
         S s = snapshot();
         return !sending && !s.sending() && s.inFlight() == 0;
+    }
+
+    /**
+     * Starts the measured window {@code after} the start, on the loop's own clock: the snapshot
+     * taken then is {@link #marked()}, and the latency histogram starts again, so percentiles
+     * describe the window only. A window's counters are a later snapshot less the marked one.
+     * Call after {@link #start}; the window ends when sending stops (maxDuration).
+     */
+    public void markAfter(Duration after) {
+        runOnLoop(() -> loop.schedule(this::mark, Math.max(0, startNanos + after.toNanos() - System.nanoTime()),
+                TimeUnit.NANOSECONDS));
+    }
+
+    /** The snapshot the measured window starts from; null until {@link #markAfter} has passed. */
+    public S marked() {
+        return marked;
+    }
+
+    private void mark() {
+        S s = snapshotter.get();
+        latencyMicros.reset();
+        marked = s;
     }
 
     /** Stops sending new requests; outstanding ones still settle. */

@@ -3,6 +3,7 @@ package io.mclb.perf.mobility;
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
+import io.mclb.perf.load.LoadRun;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.Objects;
  *
  * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()} runs there.
  */
-public final class MobilityLoadGenerator implements AutoCloseable {
+public final class MobilityLoadGenerator implements AutoCloseable, LoadRun<MobilityLoadGenerator.Snapshot> {
 
     /** Counters so far; latency percentiles in µs (0 before the first answer). */
     public record Snapshot(long sent, long accepted, long rejected, long lost, long unmatched, long inFlight,
@@ -71,10 +72,29 @@ public final class MobilityLoadGenerator implements AutoCloseable {
         return this;
     }
 
+    @Override
     public Snapshot snapshot() {
         return driver.snapshot();
     }
 
+    @Override
+    public void markAfter(Duration after) {
+        driver.markAfter(after);
+    }
+
+    @Override
+    public Snapshot marked() {
+        return driver.marked();
+    }
+
+    @Override
+    public Snapshot since(Snapshot later, Snapshot base) {
+        return new Snapshot(later.sent() - base.sent(), later.accepted() - base.accepted(), later.rejected() - base.rejected(),
+                later.lost() - base.lost(), later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(),
+                later.p99Micros(), later.maxMicros(), later.sending());
+    }
+
+    @Override
     public boolean isDone() {
         return driver.isDone();
     }

@@ -3,6 +3,7 @@ package io.mclb.perf.udp;
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
+import io.mclb.perf.load.LoadRun;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()}
  * runs there too, so counters and the latency histogram need no locks.
  */
-public final class UdpTrafficGenerator implements AutoCloseable {
+public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTrafficGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(UdpTrafficGenerator.class);
 
     /** The latest counters; latency percentiles are in microseconds (0 before the first answer). */
@@ -65,11 +66,29 @@ public final class UdpTrafficGenerator implements AutoCloseable {
     }
 
     /** Current counters; after {@link #close()} the final ones. Blocks for at most a second. */
+    @Override
     public Snapshot snapshot() {
         return driver.snapshot();
     }
 
+    @Override
+    public void markAfter(Duration after) {
+        driver.markAfter(after);
+    }
+
+    @Override
+    public Snapshot marked() {
+        return driver.marked();
+    }
+
+    @Override
+    public Snapshot since(Snapshot later, Snapshot base) {
+        return new Snapshot(later.sent() - base.sent(), later.answered() - base.answered(), later.lost() - base.lost(),
+                later.inFlight(), later.p50Micros(), later.p99Micros(), later.maxMicros(), later.sending());
+    }
+
     /** True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
+    @Override
     public boolean isDone() {
         return driver.isDone();
     }

@@ -153,4 +153,62 @@ class UdpTrafficGeneratorTest {
         assertThatThrownBy(() -> UdpTrafficGenerator.builder().requestBytes(7)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> UdpTrafficGenerator.builder().maxDuration(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aWarmUpIsLeftOutOfTheMeasuredWindowCountsAndLatency() throws Exception {
+        // The first requests are answered a second late, the rest at once: those late answers all
+        // arrive inside the 2 s warm-up, so the measured window must not see them.
+        java.util.concurrent.ScheduledExecutorService later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try (java.net.DatagramSocket responder = new java.net.DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
+            Thread echo = new Thread(() -> {
+                int seen = 0;
+                try {
+                    while (true) {
+                        java.net.DatagramPacket p = new java.net.DatagramPacket(new byte[2048], 2048);
+                        responder.receive(p);
+                        java.net.DatagramPacket answer = new java.net.DatagramPacket(
+                                java.util.Arrays.copyOf(p.getData(), p.getLength()), p.getLength(), p.getSocketAddress());
+                        if (seen++ < 5) {
+                            later.schedule(() -> send(responder, answer), 1, java.util.concurrent.TimeUnit.SECONDS);
+                        } else {
+                            send(responder, answer);
+                        }
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            }, "late-then-prompt-echo");
+            echo.setDaemon(true);
+            echo.start();
+            try (UdpTrafficGenerator generator = UdpTrafficGenerator.builder()
+                    .target((InetSocketAddress) responder.getLocalSocketAddress()).flows(1).ratePerSecond(50)
+                    .timeoutMs(3_000).maxDuration(Duration.ofSeconds(3)).start()) {
+                generator.markAfter(Duration.ofSeconds(2));
+                assertThat(generator.marked()).isNull();
+                await().atMost(SETTLE).until(generator::isDone);
+                UdpTrafficGenerator.Snapshot last = generator.snapshot();
+                UdpTrafficGenerator.Snapshot base = generator.marked();
+                UdpTrafficGenerator.Snapshot window = generator.since(last, base);
+
+                assertThat(base).isNotNull();
+                assertThat(base.sending()).isTrue();
+                assertThat(base.maxMicros()).isGreaterThanOrEqualTo(1_000_000L);
+                assertThat(base.sent()).isPositive().isLessThan(last.sent());
+                assertThat(window.sent()).isEqualTo(last.sent() - base.sent());
+                assertThat(window.answered()).isEqualTo(last.answered() - base.answered()).isPositive();
+                assertThat(window.lost()).isZero();
+                assertThat(window.maxMicros()).isPositive().isLessThan(1_000_000L);
+            }
+        } finally {
+            later.shutdownNow();
+        }
+    }
+
+    private static void send(java.net.DatagramSocket socket, java.net.DatagramPacket p) {
+        try {
+            socket.send(p);
+        } catch (java.io.IOException closed) {
+            // the test is over
+        }
+    }
 }

@@ -5,6 +5,7 @@ import io.mclb.gtp.v0.TidLayout;
 import io.mclb.perf.load.ClientFlow;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
+import io.mclb.perf.load.LoadRun;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()} runs there.
  */
-public final class GtpLoadGenerator implements AutoCloseable {
+public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(GtpLoadGenerator.class);
     static final int NSAPI = 5;
     static final int EBI = 5;
@@ -85,11 +86,32 @@ public final class GtpLoadGenerator implements AutoCloseable {
     }
 
     /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
+    @Override
     public Snapshot snapshot() {
         return driver.snapshot();
     }
 
+    @Override
+    public void markAfter(Duration after) {
+        driver.markAfter(after);
+    }
+
+    @Override
+    public Snapshot marked() {
+        return driver.marked();
+    }
+
+    @Override
+    public Snapshot since(Snapshot later, Snapshot base) {
+        return new Snapshot(later.creates() - base.creates(), later.accepted() - base.accepted(),
+                later.rejected() - base.rejected(), later.lost() - base.lost(), later.deletes() - base.deletes(),
+                later.deletesAccepted() - base.deletesAccepted(), later.deletesLost() - base.deletesLost(),
+                later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(), later.p99Micros(),
+                later.maxMicros(), later.sending());
+    }
+
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
+    @Override
     public boolean isDone() {
         return driver.isDone();
     }

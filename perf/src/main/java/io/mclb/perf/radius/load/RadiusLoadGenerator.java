@@ -2,6 +2,7 @@ package io.mclb.perf.radius.load;
 
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
+import io.mclb.perf.load.LoadRun;
 import io.mclb.radius.codec.RadiusAttributes;
 import io.mclb.radius.codec.RadiusCodes;
 import io.mclb.radius.codec.RadiusCrypto;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every socket and all state (codec objects included) live on one event loop thread;
  * {@link #snapshot()} runs there.
  */
-public final class RadiusLoadGenerator implements AutoCloseable {
+public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusLoadGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(RadiusLoadGenerator.class);
     private static final int[] ACCT_CYCLE = {RadiusAttributes.ACCT_STATUS_START,
         RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE, RadiusAttributes.ACCT_STATUS_STOP};
@@ -100,11 +101,31 @@ public final class RadiusLoadGenerator implements AutoCloseable {
     }
 
     /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
+    @Override
     public Snapshot snapshot() {
         return driver.snapshot();
     }
 
+    @Override
+    public void markAfter(Duration after) {
+        driver.markAfter(after);
+    }
+
+    @Override
+    public Snapshot marked() {
+        return driver.marked();
+    }
+
+    @Override
+    public Snapshot since(Snapshot later, Snapshot base) {
+        return new Snapshot(later.sent() - base.sent(), later.accepts() - base.accepts(), later.rejects() - base.rejects(),
+                later.acctResponses() - base.acctResponses(), later.badAuthenticators() - base.badAuthenticators(),
+                later.lost() - base.lost(), later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(),
+                later.p99Micros(), later.maxMicros(), later.sending());
+    }
+
     /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
+    @Override
     public boolean isDone() {
         return driver.isDone();
     }
