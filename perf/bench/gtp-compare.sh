@@ -102,7 +102,8 @@ run_load() {
     --version "$VERSION" --warmup "$gw" --duration "$secs"
   local lg=$LAST
   # mclb's CPU over the generator's measured window, which starts after its own warm-up
-  [ "$leg" = mclb ] && [ "$kind" != warm ] && { sleep "$gw"; perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; }
+  local k0=""
+  [ "$leg" = mclb ] && [ "$kind" != warm ] && { warmed "$log" "$gw"; k0=$(core_busy "$LB_CPU"); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; }
   wait "$lg"
   PGIDS=("${PGIDS[@]/$lg}")
   [ "$kind" = warm ] && return
@@ -111,10 +112,14 @@ run_load() {
   local cpu=""
   if [ "$leg" = mclb ]; then
     # mclb's CPU per answer, all threads and each (the loadgen's answers: no admin request in the window)
+    local k1; k1=$(core_busy "$LB_CPU")
     perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.1"
     perf/bench/thread-cpu.sh report "$snap.0" "$snap.1" "$(field "$line" answered)" >"$snap.txt"
     cpu=$(awk '$1 == "process" {printf " mclb_cpu_us_per_answer=%s", $2} $1 ~ /^mclb-loop/ {l += $2}
                END {if (l > 0) printf " mclb_loop_cpu_us_per_answer=%.2f", l}' "$snap.txt")
+    # the core's busy time in a closed loop: the process plus ksoftirqd, kworkers, interrupts (bench-lib.sh)
+    [ "$kind" = closed ] && cpu="$cpu$(awk -v k="$(( k1 - k0 ))" -v a="$(field "$line" answered)" -v hz="$(getconf CLK_TCK)" \
+      'BEGIN{if (a > 0) printf " mclb_core_us_per_answer=%.2f", k * 1e6 / hz / a}')"
   fi
   echo "$line leg=$leg load=$kind$cpu" | tee -a "$RES"
 }
@@ -144,6 +149,11 @@ start_mclb() {
 # warm_up LEG TARGET: new subscribers for WARM s, then the same IMSIs again (returning) for WARM2 s
 warm_up() {
   run_load "$1" warm "$2" 0 "$WARM"
+  # the measured runs start at the first IMSI again: past the warm-up's last one they create new sessions
+  local sent; sent=$(field "$(grep '^RESULT' "$OUT/loadgen-$1-warm.log")" sent)
+  if [ -n "$sent" ] && [ "$sent" -lt "$IMSIS" ]; then
+    echo "warning: the $1 warm-up reached $sent of $IMSIS IMSIs; runs that go further measure new subscribers (raise WARM)" >&2
+  fi
   [ "$WARM2" -gt 0 ] && run_load "$1" warm "$2" 0 "$WARM2"
 }
 

@@ -18,7 +18,9 @@
 # JIT: a fresh generator ramped from 15-30k to 65-80k Access-Requests/s direct over its first 4-5 s,
 # so an 8 s window without it measured the generator's warm-up in both legs). Every answer is verified by the generator
 # (bad_auth counts the ones that do not verify with the secret it used). For each mclb run, mclb's CPU
-# per answer over the run: the process, its event loops, and each thread (perf/bench/thread-cpu.sh).
+# per answer over the run: the process, its event loops, and each thread (perf/bench/thread-cpu.sh),
+# and in a closed loop its core's (LB_CPU) busy time, which adds what the core did for it outside the
+# process (ksoftirqd, kworkers, interrupts; bench-lib.sh core_busy).
 # mclb keeps its sticky table in a data directory of its own, $OUT/data, emptied before mclb starts
 # (the configuration's shared /tmp/mclb-radius-bench-data carried the framed-IP and Calling-Station-Id
 # entries of every earlier run, over a million after a few, into the next, so later runs measured a
@@ -122,7 +124,10 @@ run_load() {
     --flows "$SOCKETS" --subscribers "$SUBSCRIBERS" --warmup "$gw" --duration "$secs"
   local lg=$LAST scrape=""
   # mclb's CPU is counted over the generator's measured window: from the end of its own warm-up
-  if [ "$leg" = mclb ]; then sleep "$gw"; t0=$(ticks "$LB_PGID"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"; fi
+  local k0
+  if [ "$leg" = mclb ]; then
+    warmed "$log" "$gw"; t0=$(ticks "$LB_PGID"); k0=$(core_busy "$LB_CPU"); a0=$(answers); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.0"
+  fi
   if [ "$leg" = mclb ] && [ "$load" = warm ]; then
     ( sleep $(( secs / 2 )); answers >/dev/null ) &
     scrape=$!
@@ -132,10 +137,11 @@ run_load() {
   [ -n "$scrape" ] && wait "$scrape"
   [ "$load" = warm ] && return
   if [ "$leg" = mclb ]; then
-    local a1 t1
-    t1=$(ticks "$LB_PGID"); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.1"; a1=$(answers)
-    cpu=$(awk -v t="$(( t1 - t0 ))" -v a="$(( a1 - a0 ))" -v hz="$HZ" \
-      'BEGIN{if (a > 0) printf " mclb_cpu_us_per_answer=%.2f mclb_answers=%d", t * 1e6 / hz / a, a}')
+    local a1 t1 k1
+    t1=$(ticks "$LB_PGID"); k1=$(core_busy "$LB_CPU"); perf/bench/thread-cpu.sh snap "$LB_PGID" >"$snap.1"; a1=$(answers)
+    cpu=$(awk -v t="$(( t1 - t0 ))" -v k="$(( k1 - k0 ))" -v a="$(( a1 - a0 ))" -v hz="$HZ" -v closed="$([ "$load" = closed ] && echo 1)" \
+      'BEGIN{if (a > 0) printf " mclb_cpu_us_per_answer=%.2f%s mclb_answers=%d", t * 1e6 / hz / a,
+             closed ? sprintf(" mclb_core_us_per_answer=%.2f", k * 1e6 / hz / a) : "", a}')
     # the same window per thread: the event loops (mclb-loop-*) and everything beside them
     perf/bench/thread-cpu.sh report "$snap.0" "$snap.1" "$(( a1 - a0 ))" >"$snap.txt"
     cpu="$cpu$(awk '$1 ~ /^mclb-loop/ {l += $2} END {if (l > 0) printf " mclb_loop_cpu_us_per_answer=%.2f", l}' "$snap.txt")"
@@ -222,7 +228,8 @@ diff_us() { if [ -n "$1" ] && [ -n "$2" ]; then echo $(( $1 - $2 )); else echo n
     echo "$kind: open-loop rate $half requests/s;" \
          "mclb/direct closed-loop requests/s: $(ratio "$(get "$kind" mclb closed rps)" "$(get "$kind" direct closed rps)") (target >= 0.50);" \
          "mclb CPU µs per answer closed $(get "$kind" mclb closed mclb_cpu_us_per_answer) open $(get "$kind" mclb open mclb_cpu_us_per_answer)" \
-         "(event loops: closed $(get "$kind" mclb closed mclb_loop_cpu_us_per_answer) open $(get "$kind" mclb open mclb_loop_cpu_us_per_answer); per thread $OUT/threads-mclb-$kind-*.txt);" \
+         "(event loops: closed $(get "$kind" mclb closed mclb_loop_cpu_us_per_answer) open $(get "$kind" mclb open mclb_loop_cpu_us_per_answer); per thread $OUT/threads-mclb-$kind-*.txt;" \
+         "mclb's core (bench-lib.sh core_busy): closed $(get "$kind" mclb closed mclb_core_us_per_answer));" \
          "added latency at half rate, µs: p50 $(diff_us "$(get "$kind" mclb open p50_us)" "$(get "$kind" direct open p50_us)")" \
          "p99 $(diff_us "$(get "$kind" mclb open p99_us)" "$(get "$kind" direct open p99_us)") (target p99 < 1000)"
     [ -f "$OUT/threads-mclb-$kind-closed.txt" ] && sed 's/^/    /' "$OUT/threads-mclb-$kind-closed.txt"

@@ -164,10 +164,13 @@ public final class LoadgenCommand implements Callable<Integer> {
         if (warmupSeconds > 0) {
             g.markAfter(Duration.ofSeconds(warmupSeconds));
         }
+        long startNanos = System.nanoTime();
         S prev = g.snapshot();
         long total = warmupSeconds + seconds;
         for (long s = 1; !g.isDone() && s <= total + timeoutMs / 1000 + 2; s++) {
-            Thread.sleep(1000);
+            // on the start's clock, not a second after the last line: "(warm-up over)" is printed as the
+            // window starts, which the bench scripts wait for before they count mclb's CPU
+            Thread.sleep(Math.max(0, (startNanos + s * 1_000_000_000L - System.nanoTime()) / 1_000_000));
             S now = g.snapshot();
             System.out.printf("[%3ds] %s%s%n", s, line.apply(prev, now), s == warmupSeconds ? "  (warm-up over)" : "");
             prev = now;
