@@ -10,17 +10,28 @@ import java.time.Duration;
  * @param <S> the generator's snapshot
  */
 public interface LoadRun<S extends LoadProgress> {
-    /** Current counters; blocks at most a second. */
-    S snapshot();
+    /** Current counters; after the generator is closed, the final ones. Blocks at most a second. */
+    default S snapshot() {
+        return driver().snapshot();
+    }
 
-    /** True once sending has stopped and nothing is outstanding. */
-    boolean isDone();
+    /** True once sending has stopped (maxDuration or a stop) and nothing is outstanding. */
+    default boolean isDone() {
+        return driver().isDone();
+    }
+
+    /** The driver that runs the generator's flows. */
+    LoadDriver<?, S> driver();
 
     /** See {@link LoadDriver#markAfter}. */
-    void markAfter(Duration after);
+    default void markAfter(Duration after) {
+        driver().markAfter(after);
+    }
 
     /** See {@link LoadDriver#marked}. */
-    S marked();
+    default S marked() {
+        return driver().marked();
+    }
 
     /** The counters of {@code later} less those of {@code base}; latencies, in-flight and sending as in {@code later}. */
     S since(S later, S base);

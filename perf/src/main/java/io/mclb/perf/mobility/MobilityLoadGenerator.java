@@ -73,18 +73,8 @@ public final class MobilityLoadGenerator implements AutoCloseable, LoadRun<Mobil
     }
 
     @Override
-    public Snapshot snapshot() {
-        return driver.snapshot();
-    }
-
-    @Override
-    public void markAfter(Duration after) {
-        driver.markAfter(after);
-    }
-
-    @Override
-    public Snapshot marked() {
-        return driver.marked();
+    public LoadDriver<?, Snapshot> driver() {
+        return driver;
     }
 
     @Override
@@ -92,11 +82,6 @@ public final class MobilityLoadGenerator implements AutoCloseable, LoadRun<Mobil
         return new Snapshot(later.sent() - base.sent(), later.accepted() - base.accepted(), later.rejected() - base.rejected(),
                 later.lost() - base.lost(), later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(),
                 later.p99Micros(), later.maxMicros(), later.sending());
-    }
-
-    @Override
-    public boolean isDone() {
-        return driver.isDone();
     }
 
     @Override

@@ -65,32 +65,15 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
         return this;
     }
 
-    /** Current counters; after {@link #close()} the final ones. Blocks for at most a second. */
     @Override
-    public Snapshot snapshot() {
-        return driver.snapshot();
-    }
-
-    @Override
-    public void markAfter(Duration after) {
-        driver.markAfter(after);
-    }
-
-    @Override
-    public Snapshot marked() {
-        return driver.marked();
+    public LoadDriver<?, Snapshot> driver() {
+        return driver;
     }
 
     @Override
     public Snapshot since(Snapshot later, Snapshot base) {
         return new Snapshot(later.sent() - base.sent(), later.answered() - base.answered(), later.lost() - base.lost(),
                 later.inFlight(), later.p50Micros(), later.p99Micros(), later.maxMicros(), later.sending());
-    }
-
-    /** True once sending has stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
-    @Override
-    public boolean isDone() {
-        return driver.isDone();
     }
 
     /** Stops sending new requests; outstanding ones still settle. */

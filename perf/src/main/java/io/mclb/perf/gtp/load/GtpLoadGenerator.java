@@ -85,20 +85,9 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
         return this;
     }
 
-    /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
     @Override
-    public Snapshot snapshot() {
-        return driver.snapshot();
-    }
-
-    @Override
-    public void markAfter(Duration after) {
-        driver.markAfter(after);
-    }
-
-    @Override
-    public Snapshot marked() {
-        return driver.marked();
+    public LoadDriver<?, Snapshot> driver() {
+        return driver;
     }
 
     @Override
@@ -108,12 +97,6 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
                 later.deletesAccepted() - base.deletesAccepted(), later.deletesLost() - base.deletesLost(),
                 later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(), later.p99Micros(),
                 later.maxMicros(), later.sending());
-    }
-
-    /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
-    @Override
-    public boolean isDone() {
-        return driver.isDone();
     }
 
     /** Stops sending new creates; outstanding requests still settle. */

@@ -100,20 +100,9 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
         return this;
     }
 
-    /** Current counters; after {@link #close()} the final ones. Blocks at most a second. */
     @Override
-    public Snapshot snapshot() {
-        return driver.snapshot();
-    }
-
-    @Override
-    public void markAfter(Duration after) {
-        driver.markAfter(after);
-    }
-
-    @Override
-    public Snapshot marked() {
-        return driver.marked();
+    public LoadDriver<?, Snapshot> driver() {
+        return driver;
     }
 
     @Override
@@ -122,12 +111,6 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
                 later.acctResponses() - base.acctResponses(), later.badAuthenticators() - base.badAuthenticators(),
                 later.lost() - base.lost(), later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(),
                 later.p99Micros(), later.maxMicros(), later.sending());
-    }
-
-    /** True once sending stopped (maxDuration or {@link #stopSending()}) and nothing is outstanding. */
-    @Override
-    public boolean isDone() {
-        return driver.isDone();
     }
 
     /** Stops sending new requests; outstanding ones still settle. */
