@@ -33,10 +33,11 @@ field() { echo "$1" | grep -oE "(^| )$2=[^ ]+" | head -1 | cut -d= -f2; }
 # scripts report them for closed loops only.
 core_busy() { awk -v c="cpu$1" '$1 == c {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 # warmed LOG SECONDS: waits until the generator writing LOG says its warm-up is over (at most
-# SECONDS + 30 s; at once when SECONDS is 0), so a measurement starts with the generator's window
+# SECONDS + 30 s, then says so; at once when SECONDS is 0), so a measurement starts with the generator's window
 warmed() {
   [ "$2" -gt 0 ] || return 0
   local i
   for i in $(seq $(( ($2 + 30) * 20 ))); do grep -q '(warm-up over)' "$1" 2>/dev/null && return 0; sleep 0.05; done
+  echo "warning: no end of the generator's warm-up in $1 after $(( $2 + 30 )) s; mclb's CPU is counted from now" >&2
   return 1
 }

@@ -108,9 +108,7 @@ public final class LoadgenCommand implements Callable<Integer> {
 
     @Option(names = "--warmup", description = "seconds of load before the measured --duration, in the same process and"
             + " sockets; RESULT counts only the measured seconds (default ${DEFAULT-VALUE}, at most 600)", defaultValue = "0")
-    long warmupOption;
-
-    private long warmupSeconds;
+    long warmupSeconds;
 
     @Override
     public Integer call() throws Exception {
@@ -119,11 +117,10 @@ public final class LoadgenCommand implements Callable<Integer> {
             return 2;
         }
         long seconds = Math.max(1, Math.min(600, durationSeconds));
-        if (warmupOption < 0 || warmupOption > 600) {
-            System.err.println("mclb loadgen: --warmup must be 0..600 seconds, not " + warmupOption);
+        if (warmupSeconds < 0 || warmupSeconds > 600) {
+            System.err.println("mclb loadgen: --warmup must be 0..600 seconds, not " + warmupSeconds);
             return 2;
         }
-        warmupSeconds = warmupOption;
         if (kind.equals("mip") || kind.equals("asn")) {
             return runMobility(seconds);
         }
