@@ -4,10 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,15 +61,15 @@ class UdpTrafficGeneratorTest {
 
     @Test
     void flowsSpreadOverConsecutiveSourceAddresses() throws Exception {
-        java.util.Set<InetAddress> senders = new java.util.HashSet<>();
-        try (java.net.DatagramSocket sink = new java.net.DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
+        Set<InetAddress> senders = new HashSet<>();
+        try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0));
              UdpTrafficGenerator generator = UdpTrafficGenerator.builder()
                      .target((InetSocketAddress) sink.getLocalSocketAddress())
                      .source(InetAddress.getByName("127.0.0.1")).sourceCount(3)
                      .flows(6).ratePerSecond(600).timeoutMs(1_000).maxDuration(Duration.ofSeconds(5))
                      .start()) {
             sink.setSoTimeout(2_000);
-            java.net.DatagramPacket request = new java.net.DatagramPacket(new byte[128], 128);
+            DatagramPacket request = new DatagramPacket(new byte[128], 128);
             for (int i = 0; i < 60; i++) {
                 sink.receive(request);
                 senders.add(request.getAddress());
@@ -158,23 +167,23 @@ class UdpTrafficGeneratorTest {
     void aWarmUpIsLeftOutOfTheMeasuredWindowCountsAndLatency() throws Exception {
         // The first requests are answered a second late, the rest at once: those late answers all
         // arrive inside the 2 s warm-up, so the measured window must not see them.
-        java.util.concurrent.ScheduledExecutorService later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-        try (java.net.DatagramSocket responder = new java.net.DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
+        ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        try (DatagramSocket responder = new DatagramSocket(new InetSocketAddress(LOOPBACK, 0))) {
             Thread echo = new Thread(() -> {
                 int seen = 0;
                 try {
                     while (true) {
-                        java.net.DatagramPacket p = new java.net.DatagramPacket(new byte[2048], 2048);
+                        DatagramPacket p = new DatagramPacket(new byte[2048], 2048);
                         responder.receive(p);
-                        java.net.DatagramPacket answer = new java.net.DatagramPacket(
-                                java.util.Arrays.copyOf(p.getData(), p.getLength()), p.getLength(), p.getSocketAddress());
+                        DatagramPacket answer = new DatagramPacket(
+                                Arrays.copyOf(p.getData(), p.getLength()), p.getLength(), p.getSocketAddress());
                         if (seen++ < 5) {
-                            later.schedule(() -> send(responder, answer), 1, java.util.concurrent.TimeUnit.SECONDS);
+                            later.schedule(() -> send(responder, answer), 1, TimeUnit.SECONDS);
                         } else {
                             send(responder, answer);
                         }
                     }
-                } catch (java.io.IOException closed) {
+                } catch (IOException closed) {
                     // the test is over
                 }
             }, "late-then-prompt-echo");
@@ -204,10 +213,10 @@ class UdpTrafficGeneratorTest {
         }
     }
 
-    private static void send(java.net.DatagramSocket socket, java.net.DatagramPacket p) {
+    private static void send(DatagramSocket socket, DatagramPacket p) {
         try {
             socket.send(p);
-        } catch (java.io.IOException closed) {
+        } catch (IOException closed) {
             // the test is over
         }
     }
