@@ -31,8 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to both nodes' ports, so no hello arrives; the unicast probe to VIP:1985 still passes) for 10 hold times: B never
  * goes active and counts {@code vip_answers} withholds; under load from the client, sticky
  * entries reach B; {@code kill -9} A: B owns the address and answers, every entry A had one second
- * before the kill is on B with the same real, and creates for IMSIs seen before the kill reach the
- * same GGSN; A restarted without {@code preempt} stays standby. With {@code -Dha.failover.runs=N}
+ * before the kill is on B with the same real, and creates for those IMSIs reach the same GGSN after
+ * it (an IMSI first answered in the last milliseconds before the kill may not have reached B yet:
+ * replication is asynchronous, ha/README.md "What a crash can lose"; those are counted, not
+ * asserted); A restarted without {@code preempt} stays standby. With {@code -Dha.failover.runs=N}
  * it then kills the active node N times more (alternately) and prints the failover times (perf/README.md).
  */
 class HaFailoverInteropIT {
@@ -88,6 +90,8 @@ class HaFailoverInteropIT {
         // wait on counts, not on time: a loaded CI box created 720 entries in the 5 s once allowed
         awaitStickyCount(mA, 1001);
         Map<String, String> onA = sticky(mA);
+        // the client's log names IMSIs by index, the sticky view by digits
+        assertThat(onA).as("the client's first IMSI, as the sticky view spells it").containsKey(Long.toString(HaGtpClient.IMSI_BASE));
         awaitStickyCount(mB, onA.size()); // replicated to B
         long killMs = System.currentTimeMillis();
         kill9(mA);
@@ -146,6 +150,7 @@ class HaFailoverInteropIT {
         List<String> lines = Files.readAllLines(log);
         Map<String, String> ggsnBefore = new HashMap<>();
         List<String> moved = new ArrayList<>();
+        int movedInWindow = 0;
         long[] firstAfter = new long[kills.size()];
         int afterFirstKill = 0;
         long secondKill = kills.size() > 1 ? kills.get(1)[0] : Long.MAX_VALUE;
@@ -168,7 +173,11 @@ class HaFailoverInteropIT {
                 afterFirstKill++;
                 String before = ggsnBefore.get(f[1]);
                 if (before != null && !before.equals(f[2])) {
-                    moved.add("imsi#" + f[1] + " " + before + " -> " + f[2]);
+                    if (onA.containsKey(Long.toString(HaGtpClient.IMSI_BASE + Long.parseLong(f[1])))) {
+                        moved.add("imsi#" + f[1] + " " + before + " -> " + f[2]);
+                    } else {
+                        movedInWindow++;
+                    }
                 }
             }
         }
@@ -177,6 +186,8 @@ class HaFailoverInteropIT {
             failoverMs[k] = firstAfter[k] == 0 ? -1 : firstAfter[k] - kills.get(k)[0];
         }
         System.out.println("HA failover: kill -9 -> first answer from the new active (ms): " + Arrays.toString(failoverMs));
+        System.out.println("HA failover: answers on another GGSN for IMSIs first created after A's table was read"
+                + " (the replication window): " + movedInWindow);
         if (runs > 0) {
             long[] sorted = failoverMs.clone();
             Arrays.sort(sorted);
@@ -184,7 +195,7 @@ class HaFailoverInteropIT {
                     + sorted[sorted.length / 2] + " ms, max " + sorted[sorted.length - 1] + " ms");
         }
         assertThat(afterFirstKill).as("answers after the kill").isPositive();
-        assertThat(moved).as("IMSIs answered by another GGSN after the failover").isEmpty();
+        assertThat(moved).as("IMSIs A held before the kill answered by another GGSN after it").isEmpty();
         assertThat(failoverMs[0]).as("failover time of the first kill").isBetween(0L, 5000L);
     }
 

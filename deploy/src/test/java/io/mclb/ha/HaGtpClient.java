@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Arguments: {@code TARGET_IP PORT SOURCE_IP IMSI_COUNT RATE_PER_S OUT_FILE}.
  */
 public final class HaGtpClient {
-    private static final long IMSI_BASE = 262_010_000_000_000L;
+    static final long IMSI_BASE = 262_010_000_000_000L;
 
     private HaGtpClient() {
     }
