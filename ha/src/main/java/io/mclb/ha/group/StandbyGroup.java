@@ -256,6 +256,7 @@ public final class StandbyGroup {
             probeDeadlineNs = 0;
             activeDeadlineNs = nowNs + h.holdMs() * MS;
             peerActive = true;
+            failover.probeAnswered();
             withhold(HaMetrics.WITHHELD_VIP_ANSWERS,
                     "the virtual address is answered by active peer " + h.sender().getHostAddress());
         }
@@ -360,6 +361,12 @@ public final class StandbyGroup {
         if (p != null && p.type() == Hello.Type.STOP) {
             return; // the active stopped without handover (seed 002): no takeover
         }
+        // the probe of the virtual address runs alongside the interface tests: both only listen, and in
+        // sequence they added the probe timeout to every failover
+        if (probeDeadlineNs == 0) {
+            probeDeadlineNs = nowNs + probeTimeoutMs(cfg) * MS;
+            out.probe(message(Hello.Type.PROBE, nowNs));
+        }
         switch (failover.diagnose(cfg, p == null ? null : p.sender(), nowNs)) {
             case RUNNING -> {
                 return;
@@ -375,11 +382,9 @@ public final class StandbyGroup {
         if (p != null && p.score() > own && nowNs - peerHeardNs < CONNECTIVITY_VETO_HOLDS * (long) p.holdMs() * MS) {
             withhold(HaMetrics.WITHHELD_CONNECTIVITY,
                     "own connectivity " + own + " is below the peer's last reported " + p.score());
-            return;
-        }
-        if (probeDeadlineNs == 0) {
-            probeDeadlineNs = nowNs + probeTimeoutMs(cfg) * MS;
-            out.probe(message(Hello.Type.PROBE, nowNs));
+            if (nowNs >= probeDeadlineNs) {
+                probeDeadlineNs = 0; // once the veto lapses the takeover needs a fresh silent probe
+            }
             return;
         }
         if (nowNs >= probeDeadlineNs) {

@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hellos stop (link, network activity, ARP of the peer then of the ARP cache, broadcast ping), Failed
  * and its way out (autorecovery after a lost link, {@code failover reset}), Waiting, {@code no failover
  * active}, and an orderly stop with and without handover (seed 002). Each test window is
- * {@link FailoverMonitor#MIN_WINDOW_MS} here (the 300 ms hold time is shorter).
+ * one hello period here ({@link PairHarness#HELLO_MS}).
  */
 class FailoverInterfaceTestsTest {
-    private static final long WINDOW_MS = FailoverMonitor.MIN_WINDOW_MS;
+    private static final long WINDOW_MS = PairHarness.HELLO_MS;
 
     /** A (10.0.0.2, priority 110) and B (10.0.0.3, 100), not booted. */
     private static PairHarness fresh(boolean preemptA) {
@@ -89,15 +89,31 @@ class FailoverInterfaceTestsTest {
         t.cache.add(ip("10.0.0.9"));
         t.answeringArp.add(ip("10.0.0.9"));
         p.a.kill();
-        // the last hello came up to a hello period before the kill; then the hold, the network activity
-        // window and the unanswered ARP of the dead peer
-        p.run(HOLD_MS + 2 * WINDOW_MS - 200);
+        // the hold runs out 200-300 ms after the kill (the last hello came up to a hello period before
+        // it); then one window of listening for network activity, then the dead peer's ARP goes
+        // unanswered for one window before the cached host is tried
+        p.run(HOLD_MS + WINDOW_MS);
         assertThat(p.b.state()).isEqualTo(STANDBY);
         assertThat(t.sent).containsExactly("arp 10.0.0.2");
-        p.run(500);
+        p.run(3 * WINDOW_MS);
         assertThat(t.sent).containsExactly("arp 10.0.0.2", "arp 10.0.0.9");
         assertThat(p.b.state()).isEqualTo(ACTIVE);
         assertThat(p.b.group.failed()).isFalse();
+    }
+
+    @Test
+    void aStandbyWhoseProbeIsAnsweredDuringTheTestsWithholdsAndNeverFailsOnAQuietSegment() {
+        PairHarness p = converged(false);
+        // nothing on the segment answers the tests: only the active's answer on the virtual address
+        // shows that B's interface receives
+        p.b.tests.ambient = false;
+        p.a.linkOut = false;
+        p.b.linkOut = false;
+        p.run(20 * HOLD_MS);
+        assertThat(p.b.group.failed()).isFalse();
+        assertThat(p.b.transitions).doesNotContain("ACTIVE");
+        assertThat(p.b.withheld).contains("vip_answers");
+        assertThat(p.a.state()).isEqualTo(ACTIVE);
     }
 
     @Test
