@@ -20,12 +20,18 @@ public final class FailoverMonitor {
     /** The seed: "Failover does not start monitoring the network interfaces until it hears six hello packets". */
     static final int HELLOS_TO_MONITOR = 6;
     /**
-     * Each test listens for one hello period, as the seed's tests listen 5 s with hellos every 5 s,
-     * within 0.1..5 s: the hold time has passed already, and a longer window only delays the takeover
-     * (an ARP answer on a segment takes well under a millisecond).
+     * The network activity test listens for one hello period, as the seed's tests listen 5 s with
+     * hellos every 5 s, within 0.1..5 s: the hold time has passed already, and on a live segment a
+     * longer window only delays the takeover.
      */
     static final long MIN_WINDOW_MS = 100;
     static final long MAX_WINDOW_MS = 5000;
+    /**
+     * ARP and the broadcast ping listen at least half a second. Their stimulus is a process
+     * (arping, ping) that a loaded box may take tens of milliseconds to start, and a reply that
+     * misses the broadcast ping's window would fail a healthy interface.
+     */
+    static final long MIN_REPLY_WINDOW_MS = 500;
 
     private final InterfaceTestIo io;
     private volatile int hellosInRow;
@@ -77,7 +83,8 @@ public final class FailoverMonitor {
                 known.add(0, peer);
             }
             long windowMs = Math.max(MIN_WINDOW_MS, Math.min(MAX_WINDOW_MS, cfg.helloMs()));
-            run = new InterfaceTestRun(cfg.iface(), known, broadcast(cfg), windowMs * StandbyGroup.MS, io, waiting());
+            run = new InterfaceTestRun(cfg.iface(), known, broadcast(cfg), windowMs * StandbyGroup.MS,
+                    Math.max(MIN_REPLY_WINDOW_MS, windowMs) * StandbyGroup.MS, io, waiting());
         }
         InterfaceTestRun.Verdict v = run.step(nowNs);
         if (v != InterfaceTestRun.Verdict.RUNNING) {

@@ -11,8 +11,8 @@ import java.util.List;
  * <li><b>link</b>: the interface's line state; down fails the interface at once (and at any later step);</li>
  * <li><b>network activity</b>: the received-packet count is watched for one window;</li>
  * <li><b>ARP</b>: an ARP request to each known neighbour (the peer, then the ARP cache, at most
- *     {@value #MAX_NEIGHBOURS}), each followed by a window;</li>
- * <li><b>broadcast ping</b>: one echo request to the subnet's broadcast address, then a window.</li>
+ *     {@value #MAX_NEIGHBOURS}), each followed by a reply window;</li>
+ * <li><b>broadcast ping</b>: one echo request to the subnet's broadcast address, then a reply window.</li>
  * </ol>
  * Any packet received during a window passes the interface and ends the run. The seed then starts
  * over with ARP and lets the two units compare their counts over the failover cable; with the hellos
@@ -41,6 +41,7 @@ final class InterfaceTestRun {
     private final InetAddress broadcast;
     private final List<InetAddress> known;
     private final long windowNs;
+    private final long replyWindowNs;
     private final InterfaceTestIo io;
     private final boolean linkOnly;
     private List<InetAddress> neighbours;
@@ -54,17 +55,21 @@ final class InterfaceTestRun {
     /**
      * @param known     neighbours to ARP first (the peer's address); the ARP cache fills up the rest
      * @param broadcast the broadcast ping's destination, or null to skip that test
-     * @param windowNs  how long each test listens for received traffic (the seed's 5 s, scaled to the hold time)
+     * @param windowNs  how long the network activity test listens (the seed's 5 s, scaled to the hello period)
+     * @param replyWindowNs how long each ARP and the broadcast ping listen; at least {@code windowNs}, and long
+     *                  enough for the tool that sends the stimulus to start: only a late answer to the last one
+     *                  has no later window to land in
      * @param linkOnly  only the link test: monitoring never started (Waiting), so there is no peer to compare
      *                  with and a quiet segment is no sign of a failure (a unit alone comes up active)
      */
-    InterfaceTestRun(String iface, List<InetAddress> known, InetAddress broadcast, long windowNs, InterfaceTestIo io,
-                     boolean linkOnly) {
+    InterfaceTestRun(String iface, List<InetAddress> known, InetAddress broadcast, long windowNs, long replyWindowNs,
+                     InterfaceTestIo io, boolean linkOnly) {
         this.linkOnly = linkOnly;
         this.iface = iface;
         this.known = List.copyOf(known);
         this.broadcast = broadcast;
         this.windowNs = windowNs;
+        this.replyWindowNs = Math.max(windowNs, replyWindowNs);
         this.io = io;
     }
 
@@ -81,7 +86,7 @@ final class InterfaceTestRun {
         }
         if (stage == null) {
             stage = Stage.NETWORK_ACTIVITY;
-            listen(nowNs);
+            listen(nowNs, windowNs);
         }
         while (true) {
             if (io.receivedPackets(iface) > baseline) {
@@ -107,13 +112,13 @@ final class InterfaceTestRun {
         if (stage == Stage.ARP) {
             List<InetAddress> n = neighbours();
             if (nextNeighbour < n.size()) {
-                listen(nowNs);
+                listen(nowNs, replyWindowNs);
                 io.arp(iface, n.get(nextNeighbour++));
                 return true;
             }
             if (broadcast != null) {
                 stage = Stage.BROADCAST_PING;
-                listen(nowNs);
+                listen(nowNs, replyWindowNs);
                 io.broadcastPing(iface, broadcast);
                 return true;
             }
@@ -121,9 +126,9 @@ final class InterfaceTestRun {
         return false;
     }
 
-    private void listen(long nowNs) {
+    private void listen(long nowNs, long forNs) {
         baseline = io.receivedPackets(iface);
-        deadlineNs = nowNs + windowNs;
+        deadlineNs = nowNs + forNs;
     }
 
     private List<InetAddress> neighbours() {

@@ -17,11 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * LocalDirector's failover layer on a manual clock (seed 000): the interface tests in order when
  * hellos stop (link, network activity, ARP of the peer then of the ARP cache, broadcast ping), Failed
  * and its way out (autorecovery after a lost link, {@code failover reset}), Waiting, {@code no failover
- * active}, and an orderly stop with and without handover (seed 002). Each test window is
- * one hello period here ({@link PairHarness#HELLO_MS}).
+ * active}, and an orderly stop with and without handover (seed 002). The network activity window
+ * is one hello period here ({@link PairHarness#HELLO_MS}); each ARP and the ping listen
+ * {@link FailoverMonitor#MIN_REPLY_WINDOW_MS}.
  */
 class FailoverInterfaceTestsTest {
     private static final long WINDOW_MS = PairHarness.HELLO_MS;
+    private static final long REPLY_WINDOW_MS = FailoverMonitor.MIN_REPLY_WINDOW_MS;
 
     /** A (10.0.0.2, priority 110) and B (10.0.0.3, 100), not booted. */
     private static PairHarness fresh(boolean preemptA) {
@@ -91,14 +93,33 @@ class FailoverInterfaceTestsTest {
         p.a.kill();
         // the hold runs out 200-300 ms after the kill (the last hello came up to a hello period before
         // it); then one window of listening for network activity, then the dead peer's ARP goes
-        // unanswered for one window before the cached host is tried
+        // unanswered for a reply window before the cached host is tried
         p.run(HOLD_MS + WINDOW_MS);
         assertThat(p.b.state()).isEqualTo(STANDBY);
         assertThat(t.sent).containsExactly("arp 10.0.0.2");
-        p.run(3 * WINDOW_MS);
+        p.run(REPLY_WINDOW_MS);
         assertThat(t.sent).containsExactly("arp 10.0.0.2", "arp 10.0.0.9");
         assertThat(p.b.state()).isEqualTo(ACTIVE);
         assertThat(p.b.group.failed()).isFalse();
+    }
+
+    @Test
+    void aBroadcastPingAnsweredLaterThanAHelloPeriodStillPassesTheInterface() {
+        PairHarness p = converged(false);
+        FakeInterfaceTestIo t = p.b.tests;
+        t.ambient = false;
+        p.a.kill();
+        for (int i = 0; i < 300 && !t.sent.contains("ping 10.0.0.255"); i++) {
+            p.run(10);
+        }
+        assertThat(t.sent).containsExactly("arp 10.0.0.2", "ping 10.0.0.255");
+        // a loaded box started ping late: its answer comes after three hello periods
+        p.run(3 * WINDOW_MS);
+        assertThat(p.b.group.failed()).isFalse();
+        t.rx++;
+        p.run(WINDOW_MS);
+        assertThat(p.b.group.failed()).isFalse();
+        assertThat(p.b.state()).isEqualTo(ACTIVE);
     }
 
     @Test
@@ -155,7 +176,7 @@ class FailoverInterfaceTestsTest {
         t.cache.add(ip("10.0.0.8"));
         t.cache.add(ip("10.0.0.2")); // the peer is in the cache too: tried once
         p.a.kill();
-        p.run(HOLD_MS + 5 * WINDOW_MS + 40);
+        p.run(HOLD_MS + WINDOW_MS + 3 * REPLY_WINDOW_MS + 40);
         assertThat(t.sent).containsExactly("arp 10.0.0.2", "arp 10.0.0.8", "ping 10.0.0.255");
         assertThat(p.b.group.failed()).isTrue();
         assertThat(p.b.group.failover().failedReason()).contains("no traffic received on eth0");
