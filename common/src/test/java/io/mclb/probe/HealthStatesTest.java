@@ -164,7 +164,8 @@ class HealthStatesTest {
         RealServer m = realOf("GTP", master);
         RealServer f = realOf("AAA", follower);
         await().atMost(WAIT).until(() -> m.state() == RealState.OPERATIONAL);
-        assertThat(f.state()).isEqualTo(RealState.OPERATIONAL);
+        // the follower follows on the master's transition thread, just after the master's state is visible
+        await().atMost(WAIT).untilAsserted(() -> assertThat(f.state()).isEqualTo(RealState.OPERATIONAL));
 
         PASSES.put(m.label(), false);
         await().atMost(WAIT).until(() -> f.state() == RealState.MASTER_DOWN);
