@@ -76,9 +76,25 @@ public final class Args {
         }
         InetAddress a = parseAddress(t.get(i));
         if (a == null) {
-            throw new BadLine(label + " " + t.get(i) + ": not an IP address (IPv4 or IPv6)");
+            throw new BadLine(label + " " + t.get(i) + ": not an IP address (IPv4 or IPv6)" + portHint(t.get(i)));
         }
         return a;
+    }
+
+    /**
+     * For {@code 127.0.0.1:8080} or {@code [::1]:8080}, which operators write from habit: the
+     * address and port are separate words in this language, as in IOS.
+     */
+    private static String portHint(String s) {
+        int colon = s.lastIndexOf(':');
+        if (colon <= 0 || !s.substring(colon + 1).matches("[0-9]{1,5}")) {
+            return "";
+        }
+        String host = s.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return parseAddress(host) == null ? "" : "; the port is a word of its own: '" + host + " " + s.substring(colon + 1) + "'";
     }
 
     /** An IPv4 dotted quad or an IPv6 literal, else null. */

@@ -81,4 +81,14 @@ class AdminLineParserTest {
                 .endsWith("allowed a PEM certificate (chain) and its unencrypted PEM private key (EC, RSA or PKCS#8)");
         assertThatThrownBy(() -> parse("mclb admin tls cert.pem\n")).isInstanceOf(ConfigException.class);
     }
+
+    @Test
+    void anAddressWrittenWithItsPortSaysHowToWriteIt() {
+        assertThat(errors("mclb admin 127.0.0.1:18555\n")).containsExactly("a.cfg:1: mclb admin 127.0.0.1:18555: not an"
+                + " IP address (IPv4 or IPv6); the port is a word of its own: '127.0.0.1 18555'");
+        assertThat(errors("mclb admin [::1]:18555\n")).containsExactly("a.cfg:1: mclb admin [::1]:18555: not an"
+                + " IP address (IPv4 or IPv6); the port is a word of its own: '::1 18555'");
+        assertThat(errors("mclb admin localhost:18555\n")).containsExactly("a.cfg:1: mclb admin localhost:18555: not an"
+                + " IP address (IPv4 or IPv6)");
+    }
 }
