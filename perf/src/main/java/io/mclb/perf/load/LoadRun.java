@@ -9,7 +9,7 @@ import java.time.Duration;
  *
  * @param <S> the generator's snapshot
  */
-public interface LoadRun<S extends LoadProgress> {
+public interface LoadRun<S extends LoadProgress> extends AutoCloseable {
     /** Current counters; after the generator is closed, the final ones. Blocks at most a second. */
     default S snapshot() {
         return driver().snapshot();
@@ -31,6 +31,17 @@ public interface LoadRun<S extends LoadProgress> {
     /** See {@link LoadDriver#marked}. */
     default S marked() {
         return driver().marked();
+    }
+
+    /** Stops sending new requests; outstanding ones still settle. */
+    default void stopSending() {
+        driver().stopSending();
+    }
+
+    /** Stops and closes the sockets; the final counters stay available. Idempotent. */
+    @Override
+    default void close() {
+        driver().close();
     }
 
     /** The counters of {@code later} less those of {@code base}; latencies, in-flight and sending as in {@code later}. */

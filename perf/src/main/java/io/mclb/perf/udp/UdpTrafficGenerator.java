@@ -1,13 +1,13 @@
 package io.mclb.perf.udp;
 
 import io.mclb.perf.load.ClientFlow;
+import io.mclb.perf.load.LoadBuilder;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
 import io.mclb.perf.load.LoadRun;
+import io.mclb.perf.load.LoadShape;
+import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()}
  * runs there too, so counters and the latency histogram need no locks.
  */
-public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTrafficGenerator.Snapshot> {
+public final class UdpTrafficGenerator implements LoadRun<UdpTrafficGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(UdpTrafficGenerator.class);
 
     /** The latest counters; latency percentiles are in microseconds (0 before the first answer). */
@@ -42,8 +42,7 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
 
     private UdpTrafficGenerator(Settings config) {
         this.config = config;
-        this.driver = new LoadDriver<>(config.ratePerSecond(), config.windowPerFlow(), config.timeoutMs(),
-                config.maxDuration(), this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, false));
+        this.driver = config.load().driver(this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, false));
     }
 
     /** A new builder; {@link Builder#target} is required. */
@@ -57,11 +56,11 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
      * @throws IllegalStateException if a socket cannot be bound, or when called twice
      */
     public UdpTrafficGenerator start() {
-        int slots = ClientFlow.slotsFor(config.windowPerFlow());
-        driver.start(config.flows(), i -> new GeneratorFlow(driver, config.requestBytes(), slots), this::sourceOf,
-                config.target(), "generator flows");
-        LOG.info("traffic generator: {} flows {} -> {}, {}", config.flows(), config.source(), config.target(),
-                config.ratePerSecond() > 0 ? config.ratePerSecond() + " req/s" : "closed loop, window " + config.windowPerFlow());
+        LoadShape load = config.load();
+        int slots = ClientFlow.slotsFor(load.window());
+        driver.start(load.sockets(), i -> new GeneratorFlow(driver, config.requestBytes(), slots), this::sourceOf,
+                load.target(), "generator flows");
+        LOG.info("traffic generator: {} flows {} -> {}, {}", load.sockets(), load.source(), load.target(), load.pace("req"));
         return this;
     }
 
@@ -76,24 +75,13 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
                 later.inFlight(), later.p50Micros(), later.p99Micros(), later.maxMicros(), later.sending());
     }
 
-    /** Stops sending new requests; outstanding ones still settle. */
-    public void stopSending() {
-        driver.stopSending();
-    }
-
-    /** Stops everything and closes the sockets; the final counters stay available. Idempotent. */
-    @Override
-    public void close() {
-        driver.close();
-    }
-
     /** Flow {@code i}'s source IP: the i-th (mod sourceCount) address counting up from {@code source}. */
     private InetAddress sourceOf(int flow) {
         int offset = flow % config.sourceCount();
         if (offset == 0) {
-            return config.source();
+            return config.load().source();
         }
-        byte[] ip = config.source().getAddress();
+        byte[] ip = config.load().source().getAddress();
         int value = ((ip[0] & 0xff) << 24 | (ip[1] & 0xff) << 16 | (ip[2] & 0xff) << 8 | (ip[3] & 0xff)) + offset;
         try {
             return InetAddress.getByAddress(new byte[] {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value});
@@ -118,34 +106,24 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
     }
 
     /** What a builder held when {@link Builder#build()} ran: later builder changes do not leak in. */
-    private record Settings(InetSocketAddress target, InetAddress source, int sourceCount, int flows, long ratePerSecond,
-                            int windowPerFlow, long timeoutMs, int requestBytes, Duration maxDuration) {
+    private record Settings(LoadShape load, int sourceCount, int requestBytes) {
     }
 
-    /** Settings; the defaults make a gentle generator: 4 flows, 100 req/s, 1 s timeout. */
-    public static final class Builder {
-        private InetSocketAddress target;
-        private InetAddress source = InetAddress.getLoopbackAddress();
+    /**
+     * Settings; the defaults make a gentle generator: 4 flows (client sockets, at most 1024), 100
+     * req/s, window 64 per flow (at most 4096), 1 s timeout.
+     */
+    public static final class Builder extends LoadBuilder<Builder> {
         private int sourceCount = 1;
-        private int flows = 4;
-        private long ratePerSecond = 100;
-        private int windowPerFlow = 64;
-        private long timeoutMs = 1_000;
         private int requestBytes = 64;
-        private Duration maxDuration;
 
         private Builder() {
+            super(100, 64, 1024, 4096);
+            sockets(4);
         }
 
-        /** Where requests go (required). */
-        public Builder target(InetSocketAddress target) {
-            this.target = Objects.requireNonNull(target, "target");
-            return this;
-        }
-
-        /** Source IP of every flow (ports are ephemeral); default the loopback address. */
-        public Builder source(InetAddress source) {
-            this.source = Objects.requireNonNull(source, "source");
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -155,75 +133,38 @@ public final class UdpTrafficGenerator implements AutoCloseable, LoadRun<UdpTraf
          * balancer); IPv4 only when above 1; default 1.
          */
         public Builder sourceCount(int sourceCount) {
-            this.sourceCount = requireRange("sourceCount", sourceCount, 1, 65_536);
+            this.sourceCount = (int) requireRange("sourceCount", sourceCount, 1, 65_536);
             return this;
         }
 
-        /** Number of client sockets, 1..1024; default 4. */
+        /** Client sockets, each a flow of the balancer under test: {@link #sockets} by this benchmark's name. */
         public Builder flows(int flows) {
-            this.flows = requireRange("flows", flows, 1, 1024);
-            return this;
+            return sockets(flows);
         }
 
-        /** Total requests per second over all flows, 0 = closed loop; default 100. */
-        public Builder ratePerSecond(long ratePerSecond) {
-            this.ratePerSecond = requireRange("ratePerSecond", ratePerSecond, 0, 10_000_000);
-            return this;
-        }
-
-        /** Outstanding requests per flow, 1..4096: the closed-loop window and the paced cap; default 64. */
+        /** Outstanding requests per flow: {@link #window} by this benchmark's name. */
         public Builder windowPerFlow(int windowPerFlow) {
-            this.windowPerFlow = requireRange("windowPerFlow", windowPerFlow, 1, 4096);
-            return this;
-        }
-
-        /** A request unanswered this long is lost, 1..60000 ms; default 1000. */
-        public Builder timeoutMs(long timeoutMs) {
-            this.timeoutMs = requireRange("timeoutMs", timeoutMs, 1, 60_000);
-            return this;
+            return window(windowPerFlow);
         }
 
         /** Request datagram size, 8..1400 bytes (sequence number + padding); default 64. */
         public Builder requestBytes(int requestBytes) {
-            this.requestBytes = requireRange("requestBytes", requestBytes, 8, 1400);
-            return this;
-        }
-
-        /** Stop sending after this long (null = until {@link #stopSending()} or close). */
-        public Builder maxDuration(Duration maxDuration) {
-            if (maxDuration != null && (maxDuration.isNegative() || maxDuration.isZero())) {
-                throw new IllegalArgumentException("maxDuration must be positive: " + maxDuration);
-            }
-            this.maxDuration = maxDuration;
+            this.requestBytes = (int) requireRange("requestBytes", requestBytes, 8, 1400);
             return this;
         }
 
         /** Builds the generator without starting it. */
         public UdpTrafficGenerator build() {
-            if (target == null) {
-                throw new IllegalStateException("target is required");
+            LoadShape load = shape();
+            if (sourceCount > 1 && !(load.source() instanceof Inet4Address)) {
+                throw new IllegalStateException("sourceCount > 1 needs an IPv4 source: " + load.source());
             }
-            if (sourceCount > 1 && !(source instanceof java.net.Inet4Address)) {
-                throw new IllegalStateException("sourceCount > 1 needs an IPv4 source: " + source);
-            }
-            return new UdpTrafficGenerator(new Settings(target, source, sourceCount, flows, ratePerSecond, windowPerFlow,
-                    timeoutMs, requestBytes, maxDuration));
+            return new UdpTrafficGenerator(new Settings(load, sourceCount, requestBytes));
         }
 
         /** Builds and {@linkplain UdpTrafficGenerator#start() starts}. */
         public UdpTrafficGenerator start() {
             return build().start();
-        }
-
-        private static int requireRange(String name, int value, int min, int max) {
-            return (int) requireRange(name, (long) value, min, max);
-        }
-
-        private static long requireRange(String name, long value, long min, long max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
-            }
-            return value;
         }
     }
 }

@@ -3,12 +3,11 @@ package io.mclb.perf.gtp.load;
 import io.mclb.gtp.Apn;
 import io.mclb.gtp.v0.TidLayout;
 import io.mclb.perf.load.ClientFlow;
+import io.mclb.perf.load.LoadBuilder;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
 import io.mclb.perf.load.LoadRun;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
+import io.mclb.perf.load.LoadShape;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: every socket and all state live on one event loop thread; {@link #snapshot()} runs there.
  */
-public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGenerator.Snapshot> {
+public final class GtpLoadGenerator implements LoadRun<GtpLoadGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(GtpLoadGenerator.class);
     static final int NSAPI = 5;
     static final int EBI = 5;
@@ -59,9 +58,8 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
 
     private GtpLoadGenerator(Settings config) {
         this.config = config;
-        this.driver = new LoadDriver<>(config.ratePerSecond(), config.window(), config.timeoutMs(), config.maxDuration(),
-                this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
-        this.ownAddress = config.source().getAddress();
+        this.driver = config.load().driver(this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
+        this.ownAddress = config.load().source().getAddress();
         this.apnWire = Apn.encode(config.apn());
     }
 
@@ -75,13 +73,12 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
      * @throws IllegalStateException if a socket cannot be opened, or when called twice
      */
     public GtpLoadGenerator start() {
-        int slots = ClientFlow.slotsFor(config.window());
-        driver.start(config.sockets(), i -> new GtpClientFlow(this, driver, config.version(), slots),
-                i -> config.source(), config.target(), "GTP generator sockets");
-        LOG.info("GTP load: v{} {} sockets {} -> {}, {} IMSIs, {}{}", config.version(), config.sockets(), config.source(),
-                config.target(), config.imsiCount(),
-                config.ratePerSecond() > 0 ? config.ratePerSecond() + " creates/s" : "closed loop, window " + config.window(),
-                config.churn() ? ", delete after accept" : "");
+        LoadShape load = config.load();
+        int slots = ClientFlow.slotsFor(load.window());
+        driver.start(load.sockets(), i -> new GtpClientFlow(this, driver, config.version(), slots),
+                i -> load.source(), load.target(), "GTP generator sockets");
+        LOG.info("GTP load: v{} {} sockets {} -> {}, {} IMSIs, {}{}", config.version(), load.sockets(), load.source(),
+                load.target(), config.imsiCount(), load.pace("creates"), config.churn() ? ", delete after accept" : "");
         return this;
     }
 
@@ -97,17 +94,6 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
                 later.deletesAccepted() - base.deletesAccepted(), later.deletesLost() - base.deletesLost(),
                 later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(), later.p99Micros(),
                 later.maxMicros(), later.sending());
-    }
-
-    /** Stops sending new creates; outstanding requests still settle. */
-    public void stopSending() {
-        driver.stopSending();
-    }
-
-    /** Stops and closes the sockets; the final counters stay available. Idempotent. */
-    @Override
-    public void close() {
-        driver.close();
     }
 
     private Snapshot snapshotOnLoop() {
@@ -161,63 +147,34 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
         return localId;
     }
 
-    private record Settings(InetSocketAddress target, InetAddress source, int version, int sockets, long ratePerSecond,
-                            int window, long imsiBase, long imsiCount, boolean churn, long timeoutMs, Duration maxDuration,
-                            String apn, TidLayout tidLayout) {
+    private record Settings(LoadShape load, int version, long imsiBase, long imsiCount, boolean churn, String apn,
+                            TidLayout tidLayout) {
     }
 
-    /** Settings; defaults: v1, 8 sockets, 100 creates/s, window 64, 1,000,000 IMSIs from 001010000000000, 1 s timeout. */
-    public static final class Builder {
-        private InetSocketAddress target;
-        private InetAddress source = InetAddress.getLoopbackAddress();
+    /**
+     * Settings; defaults: v1, 8 sockets, 100 creates/s, window 64 (at most 4096), 1,000,000 IMSIs
+     * from 001010000000000, 1 s timeout.
+     */
+    public static final class Builder extends LoadBuilder<Builder> {
         private int version = 1;
-        private int sockets = 8;
-        private long ratePerSecond = 100;
-        private int window = 64;
         private long imsiBase = 1_010_000_000_000L;
         private long imsiCount = 1_000_000;
         private boolean churn;
-        private long timeoutMs = 1_000;
-        private Duration maxDuration;
         private String apn = "internet";
         private TidLayout tidLayout = TidLayout.OSMO_GGSN;
 
         private Builder() {
+            super(100, 64, 1024, 4096);
         }
 
-        /** Where requests go (required). */
-        public Builder target(InetSocketAddress target) {
-            this.target = Objects.requireNonNull(target, "target");
-            return this;
-        }
-
-        /** Source IP of the sockets and the SGSN address in the requests; default loopback. */
-        public Builder source(InetAddress source) {
-            this.source = Objects.requireNonNull(source, "source");
+        @Override
+        protected Builder self() {
             return this;
         }
 
         /** GTP version 0, 1 or 2; default 1. */
         public Builder version(int version) {
             this.version = (int) requireRange("version", version, 0, 2);
-            return this;
-        }
-
-        /** Client sockets, 1..1024; default 8. */
-        public Builder sockets(int sockets) {
-            this.sockets = (int) requireRange("sockets", sockets, 1, 1024);
-            return this;
-        }
-
-        /** Creates per second over all sockets, 0 = closed loop; default 100. */
-        public Builder ratePerSecond(long rate) {
-            this.ratePerSecond = requireRange("ratePerSecond", rate, 0, 10_000_000);
-            return this;
-        }
-
-        /** Outstanding requests per socket, 1..4096 (closed-loop window, paced cap); default 64. */
-        public Builder window(int window) {
-            this.window = (int) requireRange("window", window, 1, 4096);
             return this;
         }
 
@@ -239,21 +196,6 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
             return this;
         }
 
-        /** A request unanswered this long is lost, 1..60000 ms; default 1000. */
-        public Builder timeoutMs(long timeoutMs) {
-            this.timeoutMs = requireRange("timeoutMs", timeoutMs, 1, 60_000);
-            return this;
-        }
-
-        /** Stop sending after this long (null = until {@link #stopSending()} or close). */
-        public Builder maxDuration(Duration d) {
-            if (d != null && (d.isNegative() || d.isZero())) {
-                throw new IllegalArgumentException("maxDuration must be positive: " + d);
-            }
-            this.maxDuration = d;
-            return this;
-        }
-
         /** APN in dotted form; default "internet". */
         public Builder apn(String apn) {
             Apn.encode(apn); // validates now rather than at start
@@ -268,25 +210,15 @@ public final class GtpLoadGenerator implements AutoCloseable, LoadRun<GtpLoadGen
         }
 
         public GtpLoadGenerator build() {
-            if (target == null) {
-                throw new IllegalStateException("target is required");
-            }
+            LoadShape load = shape();
             if (imsiBase + imsiCount - 1 > 999_999_999_999_999L) {
                 throw new IllegalStateException("IMSI range exceeds 15 digits: " + imsiBase + " + " + imsiCount);
             }
-            return new GtpLoadGenerator(new Settings(target, source, version, sockets, ratePerSecond, window, imsiBase,
-                    imsiCount, churn, timeoutMs, maxDuration, apn, tidLayout));
+            return new GtpLoadGenerator(new Settings(load, version, imsiBase, imsiCount, churn, apn, tidLayout));
         }
 
         public GtpLoadGenerator start() {
             return build().start();
-        }
-
-        private static long requireRange(String name, long value, long min, long max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
-            }
-            return value;
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.mclb.perf.radius.load;
 
+import io.mclb.perf.load.LoadBuilder;
 import io.mclb.perf.load.LoadDriver;
 import io.mclb.perf.load.LoadProgress;
 import io.mclb.perf.load.LoadRun;
+import io.mclb.perf.load.LoadShape;
 import io.mclb.radius.codec.RadiusAttributes;
 import io.mclb.radius.codec.RadiusCodes;
 import io.mclb.radius.codec.RadiusCrypto;
@@ -10,10 +12,7 @@ import io.mclb.radius.codec.RadiusPacket;
 import io.mclb.radius.codec.RadiusSecret;
 import io.netty.buffer.ByteBuf;
 import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every socket and all state (codec objects included) live on one event loop thread;
  * {@link #snapshot()} runs there.
  */
-public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusLoadGenerator.Snapshot> {
+public final class RadiusLoadGenerator implements LoadRun<RadiusLoadGenerator.Snapshot> {
     private static final Logger LOG = LoggerFactory.getLogger(RadiusLoadGenerator.class);
     private static final int[] ACCT_CYCLE = {RadiusAttributes.ACCT_STATUS_START,
         RadiusAttributes.ACCT_STATUS_INTERIM_UPDATE, RadiusAttributes.ACCT_STATUS_STOP};
@@ -73,9 +72,8 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
 
     private RadiusLoadGenerator(Settings config) {
         this.config = config;
-        this.driver = new LoadDriver<>(config.ratePerSecond(), config.window(), config.timeoutMs(), config.maxDuration(),
-                this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
-        byte[] src = config.source().getAddress();
+        this.driver = config.load().driver(this::snapshotOnLoop, new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false));
+        byte[] src = config.load().source().getAddress();
         int nasIp = src.length == 4 ? (src[0] & 0xFF) << 24 | (src[1] & 0xFF) << 16 | (src[2] & 0xFF) << 8 | (src[3] & 0xFF)
                 : 0x7F000001;
         this.encoder = new RadiusRequestEncoder(config.secret(), config.password(), nasIp, config.messageAuthenticator());
@@ -91,11 +89,11 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
      * @throws IllegalStateException if a socket cannot be opened, or when called twice
      */
     public RadiusLoadGenerator start() {
-        driver.start(config.sockets(), i -> new RadiusClientFlow(this, driver), i -> config.source(), config.target(),
+        LoadShape load = config.load();
+        driver.start(load.sockets(), i -> new RadiusClientFlow(this, driver), i -> load.source(), load.target(),
                 "RADIUS generator sockets");
-        LOG.info("RADIUS load: {} {} sockets {} -> {}, {} subscribers, {}{}", config.kind(), config.sockets(),
-                config.source(), config.target(), config.subscribers(),
-                config.ratePerSecond() > 0 ? config.ratePerSecond() + " requests/s" : "closed loop, window " + config.window(),
+        LOG.info("RADIUS load: {} {} sockets {} -> {}, {} subscribers, {}{}", config.kind(), load.sockets(),
+                load.source(), load.target(), config.subscribers(), load.pace("requests"),
                 config.messageAuthenticator() ? ", Message-Authenticator" : "");
         return this;
     }
@@ -111,17 +109,6 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
                 later.acctResponses() - base.acctResponses(), later.badAuthenticators() - base.badAuthenticators(),
                 later.lost() - base.lost(), later.unmatched() - base.unmatched(), later.inFlight(), later.p50Micros(),
                 later.p99Micros(), later.maxMicros(), later.sending());
-    }
-
-    /** Stops sending new requests; outstanding ones still settle. */
-    public void stopSending() {
-        driver.stopSending();
-    }
-
-    /** Stops and closes the sockets; the final counters stay available. Idempotent. */
-    @Override
-    public void close() {
-        driver.close();
     }
 
     private Snapshot snapshotOnLoop() {
@@ -173,45 +160,31 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
                 || crypto.verifyMessageAuthenticator(response, config.secret(), requestCode, requestAuth);
     }
 
-    private record Settings(InetSocketAddress target, InetAddress source, Kind kind, RadiusSecret secret,
-                            byte[] password, int sockets, long ratePerSecond, int window, long subscribers,
-                            long msisdnBase, int framedBase, boolean messageAuthenticator, long timeoutMs,
-                            Duration maxDuration) {
+    private record Settings(LoadShape load, Kind kind, RadiusSecret secret, byte[] password, long subscribers,
+                            long msisdnBase, int framedBase, boolean messageAuthenticator) {
     }
 
     /**
-     * Settings; defaults: auth, 8 sockets, 100 requests/s, window 32, 100,000 subscribers from
-     * Calling-Station-Id 491700000000 and Framed-IP 10.64.0.0, password "mclb-password",
-     * Message-Authenticator on, 1 s timeout. Target and secret are required.
+     * Settings; defaults: auth, 8 sockets, 100 requests/s, window 32 (at most 256, the 8-bit
+     * Identifier space), 100,000 subscribers from Calling-Station-Id 491700000000 and Framed-IP
+     * 10.64.0.0, password "mclb-password", Message-Authenticator on, 1 s timeout. Target and secret
+     * are required.
      */
-    public static final class Builder {
-        private InetSocketAddress target;
-        private InetAddress source = InetAddress.getLoopbackAddress();
+    public static final class Builder extends LoadBuilder<Builder> {
         private Kind kind = Kind.AUTH;
         private RadiusSecret secret;
         private byte[] password = "mclb-password".getBytes(StandardCharsets.UTF_8);
-        private int sockets = 8;
-        private long ratePerSecond = 100;
-        private int window = 32;
         private long subscribers = 100_000;
         private long msisdnBase = 491_700_000_000L;
         private int framedBase = 0x0A400000;
         private boolean messageAuthenticator = true;
-        private long timeoutMs = 1_000;
-        private Duration maxDuration;
 
         private Builder() {
+            super(100, 32, 1024, RadiusClientFlow.SLOTS);
         }
 
-        /** Where requests go (required). */
-        public Builder target(InetSocketAddress target) {
-            this.target = Objects.requireNonNull(target, "target");
-            return this;
-        }
-
-        /** Source IP of the sockets and NAS-IP-Address; default loopback. */
-        public Builder source(InetAddress source) {
-            this.source = Objects.requireNonNull(source, "source");
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -233,24 +206,6 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
                 throw new IllegalArgumentException("password must be 1..128 octets");
             }
             this.password = p;
-            return this;
-        }
-
-        /** Client sockets, 1..1024; default 8. */
-        public Builder sockets(int sockets) {
-            this.sockets = (int) requireRange("sockets", sockets, 1, 1024);
-            return this;
-        }
-
-        /** Requests per second over all sockets, 0 = closed loop; default 100. */
-        public Builder ratePerSecond(long rate) {
-            this.ratePerSecond = requireRange("ratePerSecond", rate, 0, 10_000_000);
-            return this;
-        }
-
-        /** Outstanding requests per socket, 1..256 (the 8-bit Identifier space); default 32. */
-        public Builder window(int window) {
-            this.window = (int) requireRange("window", window, 1, RadiusClientFlow.SLOTS);
             return this;
         }
 
@@ -279,38 +234,17 @@ public final class RadiusLoadGenerator implements AutoCloseable, LoadRun<RadiusL
             return this;
         }
 
-        /** A request unanswered this long is lost, 1..60000 ms; default 1000. */
-        public Builder timeoutMs(long timeoutMs) {
-            this.timeoutMs = requireRange("timeoutMs", timeoutMs, 1, 60_000);
-            return this;
-        }
-
-        /** Stop sending after this long (null = until {@link #stopSending()} or close). */
-        public Builder maxDuration(Duration d) {
-            if (d != null && (d.isNegative() || d.isZero())) {
-                throw new IllegalArgumentException("maxDuration must be positive: " + d);
-            }
-            this.maxDuration = d;
-            return this;
-        }
-
         public RadiusLoadGenerator build() {
-            if (target == null || secret == null) {
-                throw new IllegalStateException("target and secret are required");
+            LoadShape load = shape();
+            if (secret == null) {
+                throw new IllegalStateException("secret is required");
             }
-            return new RadiusLoadGenerator(new Settings(target, source, kind, secret, password, sockets, ratePerSecond,
-                    window, subscribers, msisdnBase, framedBase, messageAuthenticator, timeoutMs, maxDuration));
+            return new RadiusLoadGenerator(new Settings(load, kind, secret, password, subscribers, msisdnBase, framedBase,
+                    messageAuthenticator));
         }
 
         public RadiusLoadGenerator start() {
             return build().start();
-        }
-
-        private static long requireRange(String name, long value, long min, long max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
-            }
-            return value;
         }
     }
 }
