@@ -15,6 +15,7 @@ import picocli.CommandLine.Parameters;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 
@@ -110,8 +111,28 @@ public final class LoadgenCommand implements Callable<Integer> {
             + " sockets; RESULT counts only the measured seconds (default ${DEFAULT-VALUE}, at most 600)", defaultValue = "0")
     long warmupSeconds;
 
+    /** The generators' names for the settings every one of them takes ({@code LoadBuilder}), as this command's options. */
+    private static final Map<String, String> OPTION_OF_SETTING = Map.of("sockets", "--flows", "window", "--window",
+            "ratePerSecond", "--rate", "timeoutMs", "--timeout-ms");
+
     @Override
     public Integer call() throws Exception {
+        try {
+            return generate();
+        } catch (IllegalArgumentException e) {
+            // "sockets must be in 1..256: 300": say it with the option the operator typed
+            String message = String.valueOf(e.getMessage());
+            int space = message.indexOf(' ');
+            String option = space > 0 ? OPTION_OF_SETTING.get(message.substring(0, space)) : null;
+            if (option == null) {
+                throw e;
+            }
+            System.err.println("mclb loadgen " + kind + ": " + option + message.substring(space));
+            return 2;
+        }
+    }
+
+    private int generate() throws Exception {
         if (!java.util.List.of("udp", "gtp", "radius", "mip", "asn").contains(kind)) {
             System.err.println("mclb loadgen: unknown generator '" + kind + "', available: udp, gtp, radius, mip, asn");
             return 2;
