@@ -25,8 +25,18 @@ public final class RadiusDrops {
     public static final DropReason BAD_AUTHENTICATOR = DropReason.of("radius_bad_authenticator");
     /** Message-Authenticator does not verify (RFC 2869 section 5.14: silently discard). */
     public static final DropReason BAD_MESSAGE_AUTHENTICATOR = DropReason.of("radius_bad_message_authenticator");
-    /** Message-Authenticator required but absent (Status-Server, RFC 5997 section 3; EAP-Message, RFC 3579 3.2). */
+    /**
+     * Message-Authenticator required but absent (Status-Server, RFC 5997 section 3; EAP-Message, RFC
+     * 3579 3.2; any Access-Request where the virtual server requires it from its NASes).
+     */
     public static final DropReason MISSING_MESSAGE_AUTHENTICATOR = DropReason.of("radius_missing_message_authenticator");
+    /**
+     * An AAA's answer to an Access-Request without Message-Authenticator where the virtual server
+     * requires one ({@code radius require message-authenticator}): unsigned, it is what a
+     * BlastRADIUS forgery (CVE-2024-3596) looks like, and what an AAA from before 2024 sends.
+     */
+    public static final DropReason RESPONSE_MISSING_MESSAGE_AUTHENTICATOR =
+            DropReason.of("radius_response_missing_message_authenticator");
     /** User-Password / salted attribute whose ciphertext length is not a multiple of 16 or too long. */
     public static final DropReason BAD_HIDDEN_ATTRIBUTE = DropReason.of("radius_bad_hidden_attribute");
 

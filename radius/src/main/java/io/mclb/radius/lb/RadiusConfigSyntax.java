@@ -148,8 +148,18 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
                     && t.size() == 5) {
                 return Claim.of(new RadiusLines.Inject(l.is(2, "auth")));
             }
+            if (l.is(1, "require") && l.is(2, "message-authenticator")) {
+                if (t.size() == 3) {
+                    return Claim.of(new RadiusLines.RequireMessageAuthenticator(true, true));
+                }
+                if (t.size() == 4 && (l.is(3, "client") || l.is(3, "server"))) {
+                    return Claim.of(new RadiusLines.RequireMessageAuthenticator(l.is(3, "client"), l.is(3, "server")));
+                }
+                throw new BadLine("radius require message-authenticator: expected nothing more, 'client' or 'server'");
+            }
             throw new BadLine("radius: allowed 'radius acct local-ack key 0|7 SECRET', "
-                    + "'radius inject auth vsa cisco', 'radius inject acct vsa cisco'");
+                    + "'radius inject auth vsa cisco', 'radius inject acct vsa cisco', "
+                    + "'radius require message-authenticator [client|server]'");
         }
         return Claim.notMine();
     }
@@ -173,6 +183,15 @@ public final class RadiusConfigSyntax implements ConfigSyntax {
                 radiusFarms.add(v.backupFarm());
             }
             PassThroughRule.validate(c, v, errors, reported);
+            for (ExtensionLine x : v.extensions()) {
+                if (x.owner().equals(OWNER) && x.record() instanceof RadiusLines.RequireMessageAuthenticator
+                        && PassThroughRule.passThrough(c, v)) {
+                    errors.error(x.source(), "radius require message-authenticator: vserver " + v.name()
+                            + " is pass-through (mclb holds no secret for it), so it cannot verify a"
+                            + " Message-Authenticator; give its NASes 'mclb radius client' lines and its reals"
+                            + " 'mclb radius key' lines");
+                }
+            }
         }
         for (ServerFarmConfig f : c.farms().values()) {
             if (radiusFarms.contains(f.name()) && f.predictor() != PredictorKind.ROUTE_MAP

@@ -51,6 +51,8 @@ import java.net.InetSocketAddress;
  */
 final class RadiusInspector implements ServiceInspector<RadiusTx> {
     static final int UPSTREAM_SOCKETS = 16;
+    /** Type, length and the 16-octet HMAC-MD5 (RFC 2869 section 5.14). */
+    private static final int MESSAGE_AUTHENTICATOR_LENGTH = 18;
     /** {@code mclb_radius_unverified_total{vserver,direction}}. */
     static final String UNVERIFIED = "mclb.radius.unverified";
     private final RadiusRuntime rt;
@@ -78,6 +80,8 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
     private final String badRequestAuthenticator;
     private final String badMessageAuthenticator;
     private final String badResponse;
+    private final String unsignedKey;
+    private final String unsignedResponse;
 
     RadiusInspector(RadiusRuntime rt, VirtualServer vs) {
         this.rt = rt;
@@ -102,6 +106,10 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 + " (radius_bad_message_authenticator): the NAS and mclb disagree on the secret";
         this.badResponse = on + "the AAA server's answer does not verify with the real's secret"
                 + " (radius_bad_response_authenticator): the AAA server and mclb disagree on the secret";
+        this.unsignedKey = "radius-unsigned/" + vs.name();
+        this.unsignedResponse = on + "the AAA server answered an Access-Request without Message-Authenticator"
+                + " (radius_response_missing_message_authenticator): an AAA from before the BlastRADIUS fixes"
+                + " (CVE-2024-3596) does, and so does a forged answer";
     }
 
     private static Counter unverified(RadiusRuntime rt, VirtualServer vs, String direction) {
@@ -172,6 +180,10 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 request.drop(bad);
                 return;
             }
+            if (v.maFromClients() && code == RadiusCodes.ACCESS_REQUEST && !p.hasMessageAuthenticator()) {
+                request.drop(RadiusDrops.MISSING_MESSAGE_AUTHENTICATOR); // nothing in it proves the NAS's secret
+                return;
+            }
             p.trimPadding();
         }
         int nasIp = nas instanceof Inet4Address ? nas.hashCode() : 0;
@@ -211,6 +223,10 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         request.request(id, fingerprint).state(tx);
         if (code == RadiusCodes.ACCESS_REQUEST || status == RadiusAttributes.ACCT_STATUS_START) {
             request.startsSession(); // what begins a subscriber's session: synguard counts it
+        }
+        if (!passThrough && v.maFromServers() && code == RadiusCodes.ACCESS_REQUEST && !p.hasMessageAuthenticator()) {
+            tx.addMessageAuthenticator = true;
+            request.grow(MESSAGE_AUTHENTICATOR_LENGTH);
         }
         if (!passThrough && v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
@@ -327,6 +343,9 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
                 return;
             }
         }
+        if (tx.addMessageAuthenticator && !addMessageAuthenticator(datagram)) {
+            return;
+        }
         boolean repeat = tx.sentTo == t.real() && tx.sentId == t.upstreamId();
         crypto.reSignVerifiedRequest(p, tx.nasSecret, realSecret, (int) t.upstreamId(), tx.nasAuth,
                 repeat ? tx.upstreamAuth : null);
@@ -362,10 +381,35 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
             return t.drop(bad);
         }
         VserverRadius v = settings();
+        if (v != null && v.maFromServers() && tx.code == RadiusCodes.ACCESS_REQUEST && !p.hasMessageAuthenticator()) {
+            rt.security.warn(t.real().address(), unsignedKey, unsignedResponse);
+            return t.drop(RadiusDrops.RESPONSE_MISSING_MESSAGE_AUTHENTICATOR);
+        }
         if (!t.answered() && v != null) {
             learn(v, t, tx);
         }
         return ResponseVerdict.FORWARD;
+    }
+
+    /**
+     * Appends an empty Message-Authenticator to the request in {@code datagram} (the engine grew
+     * its buffer at classification) for the re-signing to compute; false when it no longer fits
+     * or no longer frames, and the request goes unchanged (the real's answer is then dropped
+     * unsigned).
+     */
+    private boolean addMessageAuthenticator(ByteBuf datagram) {
+        int end = p.end();
+        if (p.length() + MESSAGE_AUTHENTICATOR_LENGTH > RadiusPacket.MAX_LENGTH
+                || datagram.maxWritableBytes() < end + MESSAGE_AUTHENTICATOR_LENGTH - datagram.writerIndex()) {
+            return true;
+        }
+        datagram.ensureWritable(end + MESSAGE_AUTHENTICATOR_LENGTH - datagram.writerIndex());
+        datagram.setByte(end, RadiusAttributes.MESSAGE_AUTHENTICATOR);
+        datagram.setByte(end + 1, MESSAGE_AUTHENTICATOR_LENGTH);
+        datagram.setZero(end + 2, MESSAGE_AUTHENTICATOR_LENGTH - 2);
+        datagram.writerIndex(end + MESSAGE_AUTHENTICATOR_LENGTH);
+        datagram.setShort(p.offset() + 2, p.length() + MESSAGE_AUTHENTICATOR_LENGTH);
+        return p.wrap(datagram) == null;
     }
 
     /**

@@ -46,4 +46,8 @@ final class RadiusLines {
     /** vserver {@code radius inject auth|acct vsa cisco}. */
     record Inject(boolean auth) {
     }
+
+    /** vserver {@code radius require message-authenticator [client|server]}: from the NASes, the AAAs, or both. */
+    record RequireMessageAuthenticator(boolean fromClients, boolean fromServers) {
+    }
 }

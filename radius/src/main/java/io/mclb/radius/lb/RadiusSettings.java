@@ -77,12 +77,15 @@ final class RadiusSettings {
             RadiusLines.IdleSubscriber subscriber = v.record(RadiusLines.IdleSubscriber.class);
             RadiusLines.LocalAck ack = v.record(RadiusLines.LocalAck.class);
             List<RadiusLines.Inject> inject = v.records(RadiusLines.Inject.class);
+            List<RadiusLines.RequireMessageAuthenticator> ma = v.records(RadiusLines.RequireMessageAuthenticator.class);
             out.put(v.name(), new VserverRadius(v.name(), csid, user, framed, learn,
                     request == null ? VserverRadius.DEFAULT_REQUEST_TIMEOUT_MS : request.seconds() * 1000L,
                     subscriber == null ? VserverRadius.DEFAULT_SUBSCRIBER_SECONDS : subscriber.seconds(),
                     v.records(RadiusLines.Purge.class).stream().anyMatch(RadiusLines.Purge::onOff),
                     ack == null ? null : ack.secret(), inject.stream().anyMatch(RadiusLines.Inject::auth),
-                    inject.stream().anyMatch(i -> !i.auth()), PassThroughRule.passThrough(c, v)));
+                    inject.stream().anyMatch(i -> !i.auth()), PassThroughRule.passThrough(c, v),
+                    ma.stream().anyMatch(RadiusLines.RequireMessageAuthenticator::fromClients),
+                    ma.stream().anyMatch(RadiusLines.RequireMessageAuthenticator::fromServers)));
         }
         return out;
     }

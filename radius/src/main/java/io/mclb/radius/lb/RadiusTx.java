@@ -31,6 +31,11 @@ final class RadiusTx {
      * answers it (mclb cannot verify the request; the AAA's answer says the AAA did).
      */
     boolean purgeOnAnswer;
+    /**
+     * An Access-Request that came without Message-Authenticator to a virtual server that requires
+     * one in the AAA's answers: mclb adds one toward the AAA, so that the AAA signs its answer too.
+     */
+    boolean addMessageAuthenticator;
     /** Handed out by the pool and not yet retired: a second retirement of the same object is ignored. */
     boolean live;
 
@@ -54,6 +59,7 @@ final class RadiusTx {
         sentId = -1;
         forgetFramedIp = false;
         purgeOnAnswer = false;
+        addMessageAuthenticator = false;
         return this;
     }
 }

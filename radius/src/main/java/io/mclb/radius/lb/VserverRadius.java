@@ -21,10 +21,16 @@ import io.mclb.radius.codec.RadiusSecret;
  * @param injectAcct          {@code radius inject acct vsa cisco}: add them to Accounting-Start
  * @param passThrough         mclb holds no secret for this virtual server ({@link PassThroughRule}):
  *                            requests and answers are forwarded unchanged, nothing is verified
+ * @param maFromClients       {@code radius require message-authenticator [client]}: an Access-Request
+ *                            without Message-Authenticator is dropped
+ * @param maFromServers       {@code radius require message-authenticator [server]}: an answer to an
+ *                            Access-Request without one is dropped (and mclb adds one to every
+ *                            Access-Request it sends, so that the AAA signs its answer)
  */
 record VserverRadius(String name, int callingStationGroup, int usernameGroup, int framedIpGroup, int learnGroup,
                      long requestTimeoutMs, int subscriberSeconds, boolean purgeOnOff, RadiusSecret localAck,
-                     boolean injectAuth, boolean injectAcct, boolean passThrough) {
+                     boolean injectAuth, boolean injectAcct, boolean passThrough, boolean maFromClients,
+                     boolean maFromServers) {
     static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
     static final int DEFAULT_SUBSCRIBER_SECONDS = 7200;
 }

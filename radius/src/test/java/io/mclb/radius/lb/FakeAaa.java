@@ -35,6 +35,8 @@ final class FakeAaa implements AutoCloseable {
     private final List<String> undecodable = new CopyOnWriteArrayList<>();
     volatile Mode mode = Mode.ANSWER;
     volatile String framedIp;
+    /** Answers carry a Message-Authenticator (RFC 2869 5.14), as an AAA with the BlastRADIUS fixes sends. */
+    volatile boolean signAnswers;
     /** When set, answers every datagram instead of the decoding AAA above (mode and framedIp are ignored). */
     volatile Responder responder;
     private final AtomicInteger answers = new AtomicInteger();
@@ -153,6 +155,9 @@ final class FakeAaa implements AutoCloseable {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         resp.encodeResponsePacket(out, secret, req);
         byte[] answer = out.toByteArray();
+        if (signAnswers) {
+            answer = MessageAuthenticators.signResponse(answer, req.getAuthenticator(), secret);
+        }
         if (mode == Mode.BAD_AUTHENTICATOR) {
             answer[5] ^= 0x55;
         }
