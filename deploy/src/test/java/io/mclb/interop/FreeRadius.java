@@ -46,12 +46,21 @@ public final class FreeRadius {
 
     /** Writes instance {@code index}'s directory under the namespace's directory, starts it, waits for its sockets. */
     public static FreeRadius start(Netns ns, int index, List<User> users) throws IOException, InterruptedException {
+        return start(ns, index, users, false);
+    }
+
+    /**
+     * As {@link #start(Netns, int, List)}; {@code signReplies}: every Access-Accept and
+     * Access-Reject carries a Message-Authenticator, as FreeRADIUS does after the BlastRADIUS
+     * fixes (Debian 12's 3.2.1 signs only when told to, which is how).
+     */
+    public static FreeRadius start(Netns ns, int index, List<User> users, boolean signReplies)
+            throws IOException, InterruptedException {
         Path dir = ns.dir().resolve("aaa" + index);
         Files.createDirectories(dir.resolve("log"));
         Files.createDirectories(dir.resolve("run"));
         Files.writeString(dir.resolve("dictionary"), "");
-        Files.writeString(dir.resolve("radiusd.conf"), resource("radius/radiusd.conf")
-                .replace("@DIR@", dir.toString()).replace("@ADDR@", address(index)));
+        Files.writeString(dir.resolve("radiusd.conf"), config(dir, index, signReplies));
         StringBuilder u = new StringBuilder();
         for (User user : users) {
             u.append(user.name()).append(" Cleartext-Password := \"").append(user.password()).append("\"\n")
@@ -62,6 +71,24 @@ public final class FreeRadius {
         FreeRadius f = new FreeRadius(ns, index, dir);
         f.launch();
         return f;
+    }
+
+    private static String config(Path dir, int index, boolean signReplies) throws IOException {
+        String text = resource("radius/radiusd.conf").replace("@DIR@", dir.toString()).replace("@ADDR@", address(index));
+        String unsigned = "  post-auth {\n    ok\n  }\n";
+        if (!text.contains(unsigned)) {
+            throw new IllegalStateException("radiusd.conf has no plain post-auth section to sign replies in");
+        }
+        String sign = "update reply {\n      &Message-Authenticator := 0x00\n    }\n";
+        return signReplies ? text.replace(unsigned, "  post-auth {\n    " + sign
+                + "    Post-Auth-Type REJECT {\n      " + sign.replace("\n    }", "\n      }") + "    }\n  }\n") : text;
+    }
+
+    /** Restarts this instance signing its replies or not ({@link #start(Netns, int, List, boolean)}). */
+    public void restartSigning(boolean signReplies) throws IOException, InterruptedException {
+        stop();
+        Files.writeString(dir.resolve("radiusd.conf"), config(dir, index, signReplies));
+        launch();
     }
 
     /** The address instance {@code index} listens on: 127.0.0.(4+index). */
