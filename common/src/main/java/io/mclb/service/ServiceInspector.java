@@ -121,6 +121,15 @@ public interface ServiceInspector<T> {
     void toClient(ByteBuf datagram, Transaction<T> tx);
 
     /**
+     * Octets {@link #toClient} may append to the answer {@link #onResponse} just forwarded (a
+     * RADIUS Message-Authenticator the real left out): the engine then hands it a buffer with
+     * that much room. Called between the two.
+     */
+    default int answerGrowth(Transaction<T> tx) {
+        return 0;
+    }
+
+    /**
      * Last change before a request a real started ({@link Classification#realRequest}) leaves the
      * virtual address for its client: must write {@link Transaction#upstreamId()} into the id
      * field; may patch in place (lengths unchanged). Called for the first send and for each

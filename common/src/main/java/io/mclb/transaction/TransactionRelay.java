@@ -452,6 +452,13 @@ public final class TransactionRelay<T> extends Relay {
 
     private void forward(DatagramPacket packet, Transaction<T> tx) {
         ByteBuf buf = packet.content();
+        int grow = inspector.answerGrowth(tx);
+        if (grow > 0 && buf.maxWritableBytes() < grow) {
+            ByteBuf bigger = buf.alloc().buffer(buf.readableBytes() + grow);
+            bigger.writeBytes(buf, buf.readerIndex(), buf.readableBytes());
+            buf.release();
+            buf = bigger;
+        }
         inspector.toClient(buf, tx);
         toClient(buf, tx.client);
     }

@@ -224,9 +224,12 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         if (code == RadiusCodes.ACCESS_REQUEST || status == RadiusAttributes.ACCT_STATUS_START) {
             request.startsSession(); // what begins a subscriber's session: synguard counts it
         }
-        if (!passThrough && v.maFromServers() && code == RadiusCodes.ACCESS_REQUEST && !p.hasMessageAuthenticator()) {
-            tx.addMessageAuthenticator = true;
-            request.grow(MESSAGE_AUTHENTICATOR_LENGTH);
+        if (!passThrough && code == RadiusCodes.ACCESS_REQUEST) {
+            tx.nasSigned = p.hasMessageAuthenticator();
+            if (v.maFromServers() && !tx.nasSigned) {
+                tx.addMessageAuthenticator = true;
+                request.grow(MESSAGE_AUTHENTICATOR_LENGTH);
+            }
         }
         if (!passThrough && v.injectAuth() && code == RadiusCodes.ACCESS_REQUEST) {
             vsaCorrelation.remember(v);
@@ -344,7 +347,7 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
             }
         }
         if (tx.addMessageAuthenticator && !addMessageAuthenticator(datagram)) {
-            return;
+            return; // no longer frames: nothing is re-signed, the real discards it
         }
         boolean repeat = tx.sentTo == t.real() && tx.sentId == t.upstreamId();
         crypto.reSignVerifiedRequest(p, tx.nasSecret, realSecret, (int) t.upstreamId(), tx.nasAuth,
@@ -388,14 +391,21 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
         if (!t.answered() && v != null) {
             learn(v, t, tx);
         }
+        tx.signAnswer = tx.nasSigned && !p.hasMessageAuthenticator();
         return ResponseVerdict.FORWARD;
     }
 
+    @Override
+    public int answerGrowth(Transaction<RadiusTx> t) {
+        RadiusTx tx = t.state();
+        return tx != null && tx.signAnswer ? MESSAGE_AUTHENTICATOR_LENGTH : 0;
+    }
+
     /**
-     * Appends an empty Message-Authenticator to the request in {@code datagram} (the engine grew
-     * its buffer at classification) for the re-signing to compute; false when it no longer fits
-     * or no longer frames, and the request goes unchanged (the real's answer is then dropped
-     * unsigned).
+     * Appends an empty Message-Authenticator to the packet in {@code datagram} (the engine grew
+     * its buffer for it) for the re-signing to compute; false when it no longer frames. A packet
+     * already at RADIUS's 4,096 octets goes unchanged (a request's answer is then dropped unsigned
+     * where one is required).
      */
     private boolean addMessageAuthenticator(ByteBuf datagram) {
         int end = p.end();
@@ -466,6 +476,9 @@ final class RadiusInspector implements ServiceInspector<RadiusTx> {
             return;
         }
         p.trimPadding();
+        if (tx.signAnswer && !p.hasMessageAuthenticator() && !addMessageAuthenticator(datagram)) {
+            return;
+        }
         crypto.reSignVerifiedResponse(p, tx.code, tx.realSecret, tx.upstreamAuth, tx.nasSecret, tx.nasAuth,
                 (int) t.originalId());
         responses.count(p.code());

@@ -36,6 +36,14 @@ final class RadiusTx {
      * one in the AAA's answers: mclb adds one toward the AAA, so that the AAA signs its answer too.
      */
     boolean addMessageAuthenticator;
+    /**
+     * The NAS signed its Access-Request: its answer is signed too, with a Message-Authenticator
+     * mclb adds when the AAA's answer has none (a NAS with the BlastRADIUS fixes refuses an
+     * unsigned answer to a signed request). Set on the answer: {@link #signAnswer}.
+     */
+    boolean nasSigned;
+    /** The answer being forwarded needs the Message-Authenticator {@link #nasSigned} asks for. */
+    boolean signAnswer;
     /** Handed out by the pool and not yet retired: a second retirement of the same object is ignored. */
     boolean live;
 
@@ -60,6 +68,8 @@ final class RadiusTx {
         forgetFramedIp = false;
         purgeOnAnswer = false;
         addMessageAuthenticator = false;
+        nasSigned = false;
+        signAnswer = false;
         return this;
     }
 }

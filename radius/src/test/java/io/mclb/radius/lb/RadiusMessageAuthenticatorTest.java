@@ -99,6 +99,28 @@ class RadiusMessageAuthenticatorTest {
     }
 
     @Test
+    void aSignedAccessRequestIsAnsweredSignedWhenTheAaaLeftItOut() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        DatagramSocket nas = h.nas();
+        AccessRequest r = access("u1", 1);
+        h.send(nas, MessageAuthenticators.signRequest(RadiusHarness.encode(r, RadiusHarness.NAS_SECRET),
+                RadiusHarness.NAS_SECRET), h.vauth);
+        byte[] answer = h.receiveRaw(nas);
+        assertThat(RadiusHarness.decodeAnswer(answer, r).getPacketType()).isEqualTo(RadiusPacket.ACCESS_ACCEPT);
+        FakeAaa aaa = h.auth.values().stream().filter(a -> a.count() == 1).findFirst().orElseThrow();
+        assertThat(aaa.signAnswers).as("the AAA answers unsigned").isFalse();
+        assertThat(MessageAuthenticators.verifies(answer, r.getAuthenticator(), RadiusHarness.NAS_SECRET))
+                .as("mclb signed the answer for the NAS that signed its request").isTrue();
+
+        // a NAS that does not sign gets what it always got: the AAA's answer, re-signed, no more
+        AccessRequest plain = access("u2", 2);
+        h.send(nas, RadiusHarness.encode(plain, RadiusHarness.NAS_SECRET), h.vauth);
+        byte[] plainAnswer = h.receiveRaw(nas);
+        assertThat(RadiusHarness.decodeAnswer(plainAnswer, plain).getPacketType()).isEqualTo(RadiusPacket.ACCESS_ACCEPT);
+        assertThat(MessageAuthenticators.find(plainAnswer)).isNegative();
+    }
+
+    @Test
     void withoutTheLineNothingChanges() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
         DatagramSocket nas = h.nas();
