@@ -2,51 +2,26 @@ package io.mclb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mclb.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code mclb check} through the real command line (picocli), as an operator runs it: the exit
  * code and the {@code file:line: message} lines are the contract (DESIGN section 5).
  */
-class CheckCommandTest {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream savedOut;
-    private PrintStream savedErr;
-
+class CheckCommandTest extends CommandLineTest {
     @TempDir
     Path tmp;
-
-    @BeforeEach
-    void capture() {
-        savedOut = System.out;
-        savedErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
-    }
 
     @Test
     void exampleConfigurationIsValid() {
         // surefire runs in the module directory, where the shipped examples live
-        int rc = new CommandLine(new Main()).execute("check", "-c", "examples/udp-echo.cfg");
+        int rc = mclb("check", "-c", "examples/udp-echo.cfg");
 
-        assertThat(rc).as("stderr: %s", err).isZero();
+        assertThat(rc).as("stderr: %s", stderr()).isZero();
         assertThat(stdout()).isEqualTo("examples/udp-echo.cfg: OK (1 server farm(s), 1 virtual server(s))\n");
         assertThat(stderr()).isEmpty();
     }
@@ -59,10 +34,8 @@ class CheckCommandTest {
         }
         assertThat(examples).as("GTP, RADIUS, HA and UDP examples").hasSizeGreaterThanOrEqualTo(4);
         for (Path f : examples) {
-            out.reset();
-            err.reset();
-            int rc = new CommandLine(new Main()).execute("check", "-c", f.toString());
-            assertThat(rc).as("%s: %s", f, err).isZero();
+            int rc = mclb("check", "-c", f.toString());
+            assertThat(rc).as("%s: %s", f, stderr()).isZero();
             assertThat(stdout()).startsWith(f + ": OK (");
             assertThat(stderr()).as("%s has no warnings", f).isEmpty();
         }
@@ -84,7 +57,7 @@ class CheckCommandTest {
                 " serverfarm F",
                 " inservice", ""));
 
-        int rc = new CommandLine(new Main()).execute("check", "-c", bad.toString());
+        int rc = mclb("check", "-c", bad.toString());
 
         assertThat(rc).isEqualTo(1);
         assertThat(stdout()).isEmpty();
@@ -108,9 +81,9 @@ class CheckCommandTest {
                 " serverfarm F",
                 " inservice", ""));
 
-        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        int rc = mclb("check", "-c", cfg.toString());
 
-        assertThat(rc).as("stderr: %s", err).isZero();
+        assertThat(rc).as("stderr: %s", stderr()).isZero();
         assertThat(stderr().lines()).containsExactly(cfg + ":4: warning: ignored 'nat server': not used by mclb"
                 + " (mclb always proxies from its own address, as IOS 'nat server' directed mode does)");
         assertThat(stdout()).isEqualTo(cfg + ": OK (1 server farm(s), 1 virtual server(s), 1 warning(s))\n");
@@ -120,7 +93,7 @@ class CheckCommandTest {
     void missingFileExitsOne() {
         Path none = tmp.resolve("absent.cfg");
 
-        int rc = new CommandLine(new Main()).execute("check", "-c", none.toString());
+        int rc = mclb("check", "-c", none.toString());
 
         assertThat(rc).isEqualTo(1);
         assertThat(stderr().lines()).containsExactly("config " + none + ": no such file");
@@ -131,7 +104,7 @@ class CheckCommandTest {
         Path latin1 = tmp.resolve("latin1.cfg");
         Files.write(latin1, "ip slb serverfarm F\n real 10.0.0.1\n! caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
 
-        int rc = new CommandLine(new Main()).execute("check", "-c", latin1.toString());
+        int rc = mclb("check", "-c", latin1.toString());
 
         assertThat(rc).isEqualTo(1);
         assertThat(stderr().lines()).containsExactly(
@@ -160,7 +133,7 @@ class CheckCommandTest {
     @Test
     void replicateOnGtpWithoutInspectionIsRefusedAtItsLine() throws Exception {
         Path cfg = replicating("gtp", 2123);
-        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        int rc = mclb("check", "-c", cfg.toString());
         assertThat(rc).isEqualTo(1);
         assertThat(stderr().lines()).containsExactly(
                 cfg + ":11: vserver V: replicate casa on service gtp: IOS supports stateful backup for GTP only with "
@@ -171,7 +144,7 @@ class CheckCommandTest {
     @Test
     void replicateOnTheHomeAgentDirectorIsRefusedOnceAtItsLine() throws Exception {
         Path cfg = replicating("ipmobile", 434);
-        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
+        int rc = mclb("check", "-c", cfg.toString());
         assertThat(rc).isEqualTo(1);
         assertThat(stderr().lines()).filteredOn(l -> l.contains("stateful backup")).singleElement().asString()
                 .startsWith(cfg + ":11: ").contains("IOS has no stateful backup for the Home Agent Director");
@@ -180,15 +153,7 @@ class CheckCommandTest {
     @Test
     void replicateOnGtpWithInspectionIsAccepted() throws Exception {
         Path cfg = replicating("gtp-inspect", 2123);
-        int rc = new CommandLine(new Main()).execute("check", "-c", cfg.toString());
-        assertThat(rc).as("stderr: %s", err).isZero();
-    }
-
-    private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        int rc = mclb("check", "-c", cfg.toString());
+        assertThat(rc).as("stderr: %s", stderr()).isZero();
     }
 }

@@ -2,17 +2,11 @@ package io.mclb.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mclb.Main;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Reference configurations (c) Home Agent Director and (d) ASN gateway farm of the IOS SLB
@@ -20,33 +14,12 @@ import picocli.CommandLine;
  * {@code mclb check} with every module the server ships: (c) with its {@code ip slb dfp} stanza,
  * and (d), pass.
  */
-class IosReferenceMobilityConfigTest {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream savedOut;
-    private PrintStream savedErr;
-
+class IosReferenceMobilityConfigTest extends CommandLineTest {
     @TempDir
     Path tmp;
 
-    @BeforeEach
-    void capture() {
-        savedOut = System.out;
-        savedErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
-    }
-
     private int check(Path f) {
-        out.reset();
-        err.reset();
-        return new CommandLine(new Main()).execute("check", "-c", f.toString());
+        return mclb("check", "-c", f.toString());
     }
 
     private Path copy(String resource, String text) throws Exception {
@@ -64,23 +37,23 @@ class IosReferenceMobilityConfigTest {
     @Test
     void referenceDAsnGatewayFarmPasses() throws Exception {
         Path d = copy("d.cfg", resource("d-asn-gateway-farm.cfg"));
-        assertThat(check(d)).as("stderr: %s", err).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(d + ": OK (1 server farm(s), 1 virtual server(s))\n");
+        assertThat(check(d)).as("stderr: %s", stderr()).isZero();
+        assertThat(stdout()).isEqualTo(d + ": OK (1 server farm(s), 1 virtual server(s))\n");
     }
 
     @Test
     void referenceCHomeAgentDirectorPassesWithItsDfpStanza() throws Exception {
         Path c = copy("c.cfg", resource("c-home-agent-director.cfg"));
-        assertThat(check(c)).as("stderr: %s", err).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(c + ": OK (1 server farm(s), 1 virtual server(s))\n");
-        assertThat(err.toString(StandardCharsets.UTF_8)).as("no warning either").isEmpty();
+        assertThat(check(c)).as("stderr: %s", stderr()).isZero();
+        assertThat(stdout()).isEqualTo(c + ": OK (1 server farm(s), 1 virtual server(s))\n");
+        assertThat(stderr()).as("no warning either").isEmpty();
     }
 
     /** Reference (a), the GGSN farm with DFP (issue 11), kept here beside (c) so every section 5 check runs alike. */
     @Test
     void referenceAGgsnFarmWithDfpPasses() throws Exception {
         Path a = copy("a.cfg", resource("a-ggsn-farm-dfp.cfg"));
-        assertThat(check(a)).as("stderr: %s", err).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(a + ": OK (1 server farm(s), 1 virtual server(s))\n");
+        assertThat(check(a)).as("stderr: %s", stderr()).isZero();
+        assertThat(stdout()).isEqualTo(a + ": OK (1 server farm(s), 1 virtual server(s))\n");
     }
 }

@@ -1,9 +1,7 @@
 package io.mclb.radius.lb;
 
 import io.mclb.radius.codec.Dictionaries;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.attribute.RadiusAttribute;
 import org.tinyradius.packet.AccountingRequest;
 import org.tinyradius.packet.RadiusPacket;
@@ -12,7 +10,6 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.net.DatagramSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -21,19 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Route-map predictor, Status-Server answered locally, malformed datagrams dropped by reason. */
-class RadiusEdgeTest {
+class RadiusEdgeTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     static final String ROUTE_MAP = String.join("\n",
             "access-list 110 permit ip 10.9.0.0 0.0.255.255 any",

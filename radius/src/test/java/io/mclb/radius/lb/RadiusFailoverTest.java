@@ -1,15 +1,12 @@
 package io.mclb.radius.lb;
 
 import io.mclb.farm.RealState;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccessRequest;
 import org.tinyradius.packet.AccountingRequest;
 import org.tinyradius.packet.RadiusPacket;
 
 import java.net.DatagramSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -19,19 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Retransmissions keep real and upstream identifier; a silent AAA fails and its subscribers move. */
-class RadiusFailoverTest {
+class RadiusFailoverTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     private String only(java.util.Map<String, FakeAaa> fakes) {
         return fakes.entrySet().stream().filter(e -> e.getValue().count() > 0).map(java.util.Map.Entry::getKey)

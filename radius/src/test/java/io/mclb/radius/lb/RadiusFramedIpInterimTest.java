@@ -9,11 +9,8 @@ import io.mclb.sticky.StickyRefresh;
 import io.mclb.sticky.StickyValue;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccountingRequest;
 
 /**
@@ -24,21 +21,10 @@ import org.tinyradius.packet.AccountingRequest;
  * write rewrote both entries. The requests carry a Calling-Station-Id, so the engine's own sticky
  * key is that one and the framed-IP entries are written by the learner alone.
  */
-class RadiusFramedIpInterimTest {
+class RadiusFramedIpInterimTest extends RadiusHarnessTest {
     private static final String FRAMED = "10.7.0.1";
     /** {@code idle radius framed-ip} default. */
     private static final int SUBSCRIBER_SECONDS = 7200;
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     @Test
     void interimsWithinTheSlackDoNotRewriteTheEntryOnePastItDoesAndAStopRemovesIt() throws Exception {

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.DatagramSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccountingRequest;
 
 /**
@@ -19,19 +16,8 @@ import org.tinyradius.packet.AccountingRequest;
  * session's Start, and must leave no framed-IP entry behind (the request's own stickiness must not
  * write back the entry the Stop removes).
  */
-class RadiusFramedIpStopTest {
+class RadiusFramedIpStopTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     @Test
     void stopFollowsTheStartAndRemovesTheFramedIpEntry() throws Exception {

@@ -9,12 +9,9 @@ import io.mclb.config.ConfigParser;
 import io.mclb.service.Modules;
 import java.net.DatagramSocket;
 import java.net.SocketTimeoutException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccessRequest;
 import org.tinyradius.packet.AccountingRequest;
 import org.tinyradius.packet.RadiusPacket;
@@ -26,19 +23,8 @@ import org.tinyradius.packet.RadiusPacket;
  * chosen-prefix collision; the HMAC-MD5 of a Message-Authenticator cannot. Every
  * Message-Authenticator here is written and checked with the JDK's HMAC ({@link MessageAuthenticators}).
  */
-class RadiusMessageAuthenticatorTest {
+class RadiusMessageAuthenticatorTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     private static AccessRequest access(String user, int id) {
         return RadiusProxyTest.access(user, "pw-" + user, "4917" + id, id);

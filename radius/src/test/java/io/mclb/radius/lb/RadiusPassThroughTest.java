@@ -1,8 +1,6 @@
 package io.mclb.radius.lb;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.packet.AccessRequest;
 import org.tinyradius.packet.AccountingRequest;
 import org.tinyradius.packet.RadiusPacket;
@@ -11,7 +9,6 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,20 +25,9 @@ import static org.awaitility.Awaitility.await;
  * the AAAs share the NAS's secret, requests and answers cross mclb byte for byte, and what needs
  * no secret (sticky keys, framed-IP learning, the Accounting-On/Off purge) still works.
  */
-class RadiusPassThroughTest {
+class RadiusPassThroughTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final String SECRET = RadiusHarness.NAS_SECRET;
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     /** The issue configuration without client lines and real keys: both virtual servers pass-through. */
     static String passThroughConfig(String extraAuth, String extraAcct) {

@@ -7,31 +7,17 @@ import io.mclb.radius.codec.RadiusPacket;
 import io.mclb.radius.codec.RadiusSecret;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Probe judgement and packets without I/O, then Status-Server and Access-Request probes against fake AAAs. */
-class RadiusProbeTest {
+class RadiusProbeTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final RadiusSecret SECRET = RadiusSecret.ofString("aaa-secret");
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     /** A response to {@code probe} signed with {@code secret}, as an AAA would send it. */
     private static ByteBuf answer(ProbePackets.Probe probe, int code, int id, RadiusSecret secret) {

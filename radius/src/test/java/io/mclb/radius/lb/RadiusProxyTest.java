@@ -1,9 +1,7 @@
 package io.mclb.radius.lb;
 
 import io.mclb.radius.codec.Dictionaries;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tinyradius.attribute.VendorSpecificAttribute;
 import org.tinyradius.packet.AccessRequest;
 import org.tinyradius.packet.AccountingRequest;
@@ -11,7 +9,6 @@ import org.tinyradius.packet.RadiusPacket;
 
 import java.net.DatagramSocket;
 import java.net.SocketTimeoutException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The configuration end to end: re-signing both ways, subscriber sticky, framed-IP learning. */
-class RadiusProxyTest {
+class RadiusProxyTest extends RadiusHarnessTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
-
-    @TempDir
-    Path dataDir;
-    private RadiusHarness h;
-
-    @AfterEach
-    void stop() throws Exception {
-        if (h != null) {
-            h.close();
-        }
-    }
 
     static AccessRequest access(String user, String password, String csid, int id) {
         AccessRequest r = new AccessRequest(user, password);
