@@ -129,7 +129,8 @@ public final class DemoCommand implements Callable<Integer> {
                 }
                 System.out.printf("[%4ds] requests %5d/s  answers %5d/s  split%s  drops %d  flows %d  p99 %.2f ms%n",
                         seconds, s.sent() - lastSent, s.answered() - lastAnswered, split, drops(server),
-                        server.runtime().vservers().get(vs.name()).flows(), s.p99Micros() / 1000.0);
+                        server.runtime().vservers().get(vs.name()).flows(),
+                        traffic.driver().recentLatencyMicros(99) / 1000.0);
                 lastSent = s.sent();
                 lastAnswered = s.answered();
                 GtpLoadGenerator.Snapshot g = sgsn.snapshot();

@@ -55,6 +55,8 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     private final List<F> flows = new ArrayList<>();
     private final List<F> flowsView = Collections.unmodifiableList(flows);
     private final Histogram latencyMicros;
+    /** The answers since the last {@link #recentLatencyMicros} (a reporter's one line a second). */
+    private final Histogram recentMicros;
     private final Supplier<S> snapshotter;
     // State below: event loop thread only.
     private ScheduledFuture<?> ticker;
@@ -85,6 +87,7 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
         this.group = UdpSockets.newSingleThreadGroup();
         this.loop = group.next();
         this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(timeoutMs), 3);
+        this.recentMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(timeoutMs), 3);
     }
 
     /**
@@ -162,6 +165,30 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
         marked = s;
     }
 
+    /**
+     * The latency percentile (µs) of the answers recorded since the previous call, which then
+     * forgets them; 0 when none came. For a report of one line a second: the cumulative
+     * percentile would show the first second's JIT warm-up on every line of the run. Runs on the
+     * loop; blocks at most a second (0 if the loop is gone). One reporter per driver.
+     */
+    public long recentLatencyMicros(double percentile) {
+        if (loop.isShuttingDown()) {
+            return 0;
+        }
+        try {
+            return loop.submit(() -> {
+                long v = recentMicros.getTotalCount() > 0 ? recentMicros.getValueAtPercentile(percentile) : 0;
+                recentMicros.reset();
+                return v;
+            }).get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            return 0;
+        }
+    }
+
     /** Stops sending new requests; outstanding ones still settle. */
     public void stopSending() {
         runOnLoop(() -> sending = false);
@@ -230,7 +257,9 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
 
     void recordLatency(long nanos) {
         // Values above the histogram's range only happen right at the timeout edge; clamp them.
-        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
+        long micros = Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue());
+        latencyMicros.recordValue(micros);
+        recentMicros.recordValue(micros);
     }
 
     private void runOnLoop(Runnable task) {

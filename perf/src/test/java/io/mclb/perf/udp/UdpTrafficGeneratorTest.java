@@ -38,6 +38,21 @@ class UdpTrafficGeneratorTest {
     }
 
     @Test
+    void theRecentPercentileCoversTheAnswersSinceItWasLastAskedForAndTheCumulativeOneAllOfThem() {
+        try (UdpTrafficGenerator generator = UdpTrafficGenerator.builder()
+                .target(farm.boundAddresses().get(0)).source(LOOPBACK)
+                .flows(2).ratePerSecond(1_000).timeoutMs(2_000).maxDuration(Duration.ofMillis(300))
+                .start()) {
+            await().atMost(SETTLE).until(generator::isDone);
+            assertThat(generator.snapshot().answered()).isPositive();
+            long recent = generator.driver().recentLatencyMicros(99);
+            assertThat(recent).as("the run's answers").isPositive();
+            assertThat(generator.driver().recentLatencyMicros(99)).as("none since").isZero();
+            assertThat(generator.snapshot().p99Micros()).as("cumulative: all of them still").isPositive();
+        }
+    }
+
+    @Test
     void pacedTrafficGetsEveryAnswerAndStopsByItself() {
         try (UdpTrafficGenerator generator = UdpTrafficGenerator.builder()
                 .target(farm.boundAddresses().get(0)).source(LOOPBACK)
