@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -76,6 +77,26 @@ class HaWiringTest {
                     URI.create(base + "/api/v1/failover")).build(), HttpResponse.BodyHandlers.ofString())
                     .body().contains("\"priority\":150"));
             assertThat(server.runtime().vservers().get("V").serving()).isTrue();
+        }
+    }
+
+    @Test
+    void aNodeWithoutHaSaysSoForShowFailoverAndShowReplicate() throws Exception {
+        int admin = io.mclb.testing.Ports.freeTcp("127.0.0.1");
+        int vport = io.mclb.testing.Ports.freeUdp("127.0.0.1");
+        Path cfg = dir.resolve("plain.cfg");
+        Files.writeString(cfg, "mclb admin 127.0.0.1 " + admin + "\nmclb data-dir " + dir.resolve("plain-data")
+                + "\nmclb sticky entries 10000\nip slb serverfarm F\n real 127.0.0.11 9\n  inservice\n"
+                + "ip slb vserver V\n virtual 127.0.0.1 udp " + vport + "\n serverfarm F\n inservice\n");
+        try (MclbServer server = MclbServer.start(cfg, Modules.load())) {
+            HttpClient http = HttpClient.newHttpClient();
+            for (String view : List.of("failover", "replicate")) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + admin + "/api/v1/" + view + "?format=text")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as("%s: %s", view, r.body()).isEqualTo(400);
+                assertThat(r.body()).as(view).contains("show " + view + ": this ");
+            }
         }
     }
 }

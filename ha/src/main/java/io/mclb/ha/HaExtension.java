@@ -81,6 +81,11 @@ public final class HaExtension implements RuntimeExtension {
         });
         running = HaSyntax.groups(config);
         if (running.isEmpty()) {
+            // 'show failover' is in every operator's runbook: say why there is nothing to show
+            host.addView("failover", q -> {
+                throw new io.mclb.admin.ShowArgs.BadQualifier("show failover: this mclb runs no HA group"
+                        + " (no 'standby' lines in its configuration)");
+            });
             return;
         }
         requireInterfaces(running);
