@@ -3,6 +3,7 @@ package io.mclb.cli;
 import io.mclb.perf.gtp.load.GtpLoadGenerator;
 import io.mclb.perf.load.LoadProgress;
 import io.mclb.perf.load.LoadRun;
+import io.mclb.perf.load.SettingOutOfRange;
 import io.mclb.perf.mobility.AsnLoad;
 import io.mclb.perf.mobility.MipLoad;
 import io.mclb.perf.mobility.MobilityLoadGenerator;
@@ -111,23 +112,19 @@ public final class LoadgenCommand implements Callable<Integer> {
             + " sockets; RESULT counts only the measured seconds (default ${DEFAULT-VALUE}, at most 600)", defaultValue = "0")
     long warmupSeconds;
 
-    /** The generators' names for the settings every one of them takes ({@code LoadBuilder}), as this command's options. */
+    /** The generators' names of the settings this command has options for ({@code LoadBuilder} and the protocols'). */
     private static final Map<String, String> OPTION_OF_SETTING = Map.of("sockets", "--flows", "window", "--window",
-            "ratePerSecond", "--rate", "timeoutMs", "--timeout-ms");
+            "ratePerSecond", "--rate", "timeoutMs", "--timeout-ms", "sourceCount", "--sources", "imsiCount", "--imsis",
+            "imsiBase", "--imsi-base");
 
     @Override
     public Integer call() throws Exception {
         try {
             return generate();
-        } catch (IllegalArgumentException e) {
-            // "sockets must be in 1..256: 300": say it with the option the operator typed
-            String message = String.valueOf(e.getMessage());
-            int space = message.indexOf(' ');
-            String option = space > 0 ? OPTION_OF_SETTING.get(message.substring(0, space)) : null;
-            if (option == null) {
-                throw e;
-            }
-            System.err.println("mclb loadgen " + kind + ": " + option + message.substring(space));
+        } catch (SettingOutOfRange e) {
+            // say it with the option the operator typed, not the builder's name
+            System.err.println("mclb loadgen " + kind + ": "
+                    + e.describedAs(OPTION_OF_SETTING.getOrDefault(e.setting(), e.setting())));
             return 2;
         }
     }

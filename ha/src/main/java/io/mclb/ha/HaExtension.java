@@ -75,17 +75,13 @@ public final class HaExtension implements RuntimeExtension {
     public void start(ServiceContext ctx, ExtensionHost host) throws Exception {
         MclbConfig config = ctx.config();
         // replaced by the replication's own view when a 'replicate casa' line starts it
-        host.addView("replicate", q -> {
-            throw new io.mclb.admin.ShowArgs.BadQualifier("show replicate: this node has no 'replicate casa' line"
-                    + " (in a vserver with 'inservice standby NAME')");
-        });
+        host.addView("replicate", nothingToShow("show replicate: this node has no 'replicate casa' line"
+                + " (in a vserver with 'inservice standby NAME')"));
         running = HaSyntax.groups(config);
         if (running.isEmpty()) {
             // 'show failover' is in every operator's runbook: say why there is nothing to show
-            host.addView("failover", q -> {
-                throw new io.mclb.admin.ShowArgs.BadQualifier("show failover: this mclb runs no HA group"
-                        + " (no 'standby' lines in its configuration)");
-            });
+            host.addView("failover", nothingToShow("show failover: this mclb runs no HA group"
+                    + " (no 'standby' lines in its configuration)"));
             return;
         }
         requireInterfaces(running);
@@ -228,5 +224,12 @@ public final class HaExtension implements RuntimeExtension {
     /** The running group manager, or null (no groups configured, or not started). */
     public GroupManager manager() {
         return manager;
+    }
+
+    /** A view of something this node does not run: every request is answered with why (400). */
+    private static AdminServer.View nothingToShow(String why) {
+        return q -> {
+            throw new io.mclb.admin.ShowArgs.BadQualifier(why);
+        };
     }
 }

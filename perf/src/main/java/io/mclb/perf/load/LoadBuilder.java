@@ -90,10 +90,10 @@ public abstract class LoadBuilder<B extends LoadBuilder<B>> {
         return new LoadShape(target, source, sockets, ratePerSecond, window, timeoutMs, maxDuration);
     }
 
-    /** {@code value}, or an IllegalArgumentException naming the setting and its range. */
+    /** {@code value}, or a {@link SettingOutOfRange} naming the setting and its range. */
     public static long requireRange(String name, long value, long min, long max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ": " + value);
+            throw new SettingOutOfRange(name, value, min, max);
         }
         return value;
     }

@@ -55,8 +55,14 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     private final List<F> flows = new ArrayList<>();
     private final List<F> flowsView = Collections.unmodifiableList(flows);
     private final Histogram latencyMicros;
-    /** The answers since the last {@link #recentLatencyMicros} (a reporter's one line a second). */
+    /**
+     * {@link #latencyMicros} as {@link #recentLatencyMicros} last saw it, and the difference since:
+     * the recent answers come from one subtraction a call, not a second record per answer.
+     */
+    private final Histogram seenMicros;
     private final Histogram recentMicros;
+    /** {@link #seenMicros} holds a copy taken since the histogram last started again (loop only). */
+    private boolean seen;
     private final Supplier<S> snapshotter;
     // State below: event loop thread only.
     private ScheduledFuture<?> ticker;
@@ -87,6 +93,7 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
         this.group = UdpSockets.newSingleThreadGroup();
         this.loop = group.next();
         this.latencyMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(timeoutMs), 3);
+        this.seenMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(timeoutMs), 3);
         this.recentMicros = new Histogram(TimeUnit.MILLISECONDS.toMicros(timeoutMs), 3);
     }
 
@@ -162,6 +169,7 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
     private void mark() {
         S s = snapshotter.get();
         latencyMicros.reset();
+        seen = false; // the answers before the window are gone from the histogram: nothing to subtract
         marked = s;
     }
 
@@ -177,9 +185,13 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
         }
         try {
             return loop.submit(() -> {
-                long v = recentMicros.getTotalCount() > 0 ? recentMicros.getValueAtPercentile(percentile) : 0;
-                recentMicros.reset();
-                return v;
+                latencyMicros.copyInto(recentMicros);
+                if (seen) {
+                    recentMicros.subtract(seenMicros);
+                }
+                latencyMicros.copyInto(seenMicros);
+                seen = true;
+                return recentMicros.getTotalCount() > 0 ? recentMicros.getValueAtPercentile(percentile) : 0;
             }).get(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -257,9 +269,7 @@ public final class LoadDriver<F extends ClientFlow, S extends LoadProgress> {
 
     void recordLatency(long nanos) {
         // Values above the histogram's range only happen right at the timeout edge; clamp them.
-        long micros = Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue());
-        latencyMicros.recordValue(micros);
-        recentMicros.recordValue(micros);
+        latencyMicros.recordValue(Math.min(nanos / 1_000, latencyMicros.getHighestTrackableValue()));
     }
 
     private void runOnLoop(Runnable task) {
