@@ -10,13 +10,26 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The RADIUS module's own MD5 and HMAC-MD5 against the RFC vectors and the JDK's MD5. */
+/**
+ * The RADIUS module's own MD5 and HMAC-MD5 against the RFC vectors and the JDK's MD5, with each
+ * compression: the JDK's intrinsic (the test JVM opens {@code sun.security.provider}, as mclb's
+ * launcher does) and the Java rounds used without that opening.
+ */
 class Md5Test {
     private static final HexFormat HEX = HexFormat.of();
 
-    private static String md5(byte[] in) {
-        Md5 m = new Md5();
+    @Test
+    void theTestJvmCompressesThroughTheJdkAsMclbDoes() {
+        assertThat(JdkCompression.AVAILABLE).as("--add-opens java.base/sun.security.provider in mclb.jvm.flags").isTrue();
+        assertThat(new Md5().intrinsic()).isTrue();
+        assertThat(new Md5(false).intrinsic()).isFalse();
+    }
+
+    private static String md5(boolean intrinsic, byte[] in) {
+        Md5 m = new Md5(intrinsic);
         m.update(in);
         byte[] out = new byte[16];
         m.digest(out);
@@ -24,8 +37,9 @@ class Md5Test {
     }
 
     /** RFC 1321 appendix A.5, the test suite. */
-    @Test
-    void rfc1321TestSuite() {
+    @ParameterizedTest(name = "intrinsic {0}")
+    @ValueSource(booleans = {true, false})
+    void rfc1321TestSuite(boolean intrinsic) {
         String[][] suite = {
             {"", "d41d8cd98f00b204e9800998ecf8427e"},
             {"a", "0cc175b9c0f1b6a831c399e269772661"},
@@ -37,13 +51,14 @@ class Md5Test {
                 "57edf4a22be3c955ac49da2e2107b67a"},
         };
         for (String[] v : suite) {
-            assertThat(md5(v[0].getBytes(StandardCharsets.US_ASCII))).as(v[0]).isEqualTo(v[1]);
+            assertThat(md5(intrinsic, v[0].getBytes(StandardCharsets.US_ASCII))).as(v[0]).isEqualTo(v[1]);
         }
     }
 
     /** RFC 2202 section 2, HMAC-MD5 test cases 1, 2, 3 and 6 (a key longer than the block). */
-    @Test
-    void rfc2202HmacMd5() {
+    @ParameterizedTest(name = "intrinsic {0}")
+    @ValueSource(booleans = {true, false})
+    void rfc2202HmacMd5(boolean intrinsic) {
         byte[] k6 = new byte[80];
         Arrays.fill(k6, (byte) 0xaa);
         byte[] k1 = new byte[16];
@@ -52,18 +67,18 @@ class Md5Test {
         Arrays.fill(k3, (byte) 0xaa);
         byte[] d3 = new byte[50];
         Arrays.fill(d3, (byte) 0xdd);
-        assertThat(hmac(k1, "Hi There".getBytes(StandardCharsets.US_ASCII)))
+        assertThat(hmac(intrinsic, k1, "Hi There".getBytes(StandardCharsets.US_ASCII)))
                 .isEqualTo("9294727a3638bb1c13f48ef8158bfc9d");
-        assertThat(hmac("Jefe".getBytes(StandardCharsets.US_ASCII),
+        assertThat(hmac(intrinsic, "Jefe".getBytes(StandardCharsets.US_ASCII),
                 "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII)))
                 .isEqualTo("750c783e6ab0b503eaa86e310a5db738");
-        assertThat(hmac(k3, d3)).isEqualTo("56be34521d144c88dbb8c733f0e8b3f6");
-        assertThat(hmac(k6, "Test Using Larger Than Block-Size Key - Hash Key First".getBytes(StandardCharsets.US_ASCII)))
+        assertThat(hmac(intrinsic, k3, d3)).isEqualTo("56be34521d144c88dbb8c733f0e8b3f6");
+        assertThat(hmac(intrinsic, k6, "Test Using Larger Than Block-Size Key - Hash Key First".getBytes(StandardCharsets.US_ASCII)))
                 .isEqualTo("6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd");
     }
 
-    private static String hmac(byte[] key, byte[] data) {
-        Md5 m = new Md5();
+    private static String hmac(boolean intrinsic, byte[] key, byte[] data) {
+        Md5 m = new Md5(intrinsic);
         RadiusSecret s = RadiusSecret.of(key);
         m.hmacStart(s);
         m.update(data);
@@ -73,11 +88,12 @@ class Md5Test {
     }
 
     /** Random lengths around the block and padding edges, fed in random pieces from arrays, heap and direct buffers. */
-    @Test
-    void matchesTheJdkOverRandomPiecesOfHeapAndDirectBuffers() throws Exception {
+    @ParameterizedTest(name = "intrinsic {0}")
+    @ValueSource(booleans = {true, false})
+    void matchesTheJdkOverRandomPiecesOfHeapAndDirectBuffers(boolean intrinsic) throws Exception {
         SplittableRandom r = new SplittableRandom(15);
         MessageDigest jdk = MessageDigest.getInstance("MD5");
-        Md5 m = new Md5();
+        Md5 m = new Md5(intrinsic);
         byte[] out = new byte[16];
         ByteBuf direct = Unpooled.directBuffer(5000);
         ByteBuf heap = Unpooled.buffer(5000);
