@@ -27,7 +27,6 @@ final class FramedIpLearner {
     private final byte[] scratch = new byte[4];
     private final StickyKey ownerKey = new StickyKey();
     private final StickyValue ownerValue = new StickyValue();
-    private final StickyValue storedOwner = new StickyValue();
     private final RealSelector selector;
     private final Selection selection = new Selection();
 
@@ -51,8 +50,9 @@ final class FramedIpLearner {
             long wanted = nowMs / 1000 + v.subscriberSeconds();
             rt.ctx.stickyTable().put(key, value.set(value.realId(), value.createdEpochSeconds(), wanted));
             owned(v.learnGroup(), framed, nasIp);
-        } else {
-            ownerKeptUp(v.learnGroup(), framed, nasIp, v.subscriberSeconds(), nowMs);
+        } else if (nasIp != 0) {
+            ownerKeptUp(v.learnGroup(), framed, nasIp, v.subscriberSeconds(), nowMs,
+                    rt.framedIps.ownerExpires(nasIp, v.learnGroup(), framed));
         }
     }
 
@@ -71,17 +71,13 @@ final class FramedIpLearner {
      * a request keyed by its framed IP (an Interim-Update without Calling-Station-Id) has the engine
      * refresh it, and the owner entry, written with the expiry the learner last saw, then expired an
      * hour or two into a live session: a restart or the standby rebuilt its index without the
-     * address, and the NAS's Accounting-On left the session behind. A read, not a write, on the
-     * Interim path.
+     * address, and the NAS's Accounting-On left the session behind. Neither a read nor a write of
+     * the table on the Interim path: the index knows the owner entry's expiry from the table's own
+     * change events ({@link FramedIpIndex}), {@link FramedIpIndex#NEW} when this NAS does not own it.
      */
-    private void ownerKeptUp(int group, int framed, int nasIp, int seconds, long nowMs) {
-        if (nasIp == 0) {
-            return;
-        }
-        StickyTable table = rt.ctx.stickyTable();
-        boolean live = table.get(FramedIpOwners.key(ownerKey, scratch, group, framed), storedOwner, nowMs);
-        if (!live || storedOwner.realId() != (nasIp & 0xFFFF_FFFFL)
-                || value.expiresEpochSeconds() - storedOwner.expiresEpochSeconds() >= StickyRefresh.slackSeconds(seconds)) {
+    private void ownerKeptUp(int group, int framed, int nasIp, int seconds, long nowMs, long ownerExpires) {
+        boolean live = ownerExpires != FramedIpIndex.NEW && ownerExpires * 1000L > nowMs;
+        if (!live || value.expiresEpochSeconds() - ownerExpires >= StickyRefresh.slackSeconds(seconds)) {
             owned(group, framed, nasIp);
         }
     }
@@ -110,12 +106,15 @@ final class FramedIpLearner {
                 table.put(key, value);
             }
         }
-        boolean newlyIndexed = nasIp != 0 && rt.framedIps.add(nasIp, group, framed);
-        if (!same || newlyIndexed) {
+        if (nasIp == 0) {
+            return;
+        }
+        long ownerExpires = rt.framedIps.add(nasIp, group, framed);
+        if (!same || ownerExpires == FramedIpIndex.NEW) {
             // also when the entry itself was unchanged: the engine may have written it (a framed-IP keyed request)
             owned(group, framed, nasIp);
         } else {
-            ownerKeptUp(group, framed, nasIp, seconds, nowMs);
+            ownerKeptUp(group, framed, nasIp, seconds, nowMs, ownerExpires);
         }
     }
 

@@ -23,6 +23,9 @@ import io.mclb.sticky.StickyValue;
  * still be live through a sticky refresh the learner did not see); only a Stop, a purge or a
  * replicated removal takes an address out of the index.
  *
+ * <p>Every owner write also tells the index the owner entry's expiry, which the learner compares
+ * instead of reading the entry back.
+ *
  * <p>Listener calls run on the thread that changed the table (an event loop, the purge thread, the
  * replication receiver) and touch only the thread-safe {@link FramedIpIndex}.
  */
@@ -57,7 +60,7 @@ final class FramedIpOwners implements StickyChangeListener {
         int[] n = {0};
         table.forEach((k, v) -> {
             if (isOwner(k.bytes()) && !v.expiredAt(nowEpochMillis)) {
-                index.add(nas(v.bytes()), group(k.bytes()), framed(k.bytes()));
+                index.owned(nas(v.bytes()), group(k.bytes()), framed(k.bytes()), v.expiresEpochSeconds());
                 n[0]++;
             }
             return true;
@@ -76,7 +79,7 @@ final class FramedIpOwners implements StickyChangeListener {
         if (previous != null && nas(previous) != nas) {
             index.remove(nas(previous), group, framed);
         }
-        index.add(nas, group, framed);
+        index.owned(nas, group, framed, expires(value));
     }
 
     @Override
@@ -96,6 +99,11 @@ final class FramedIpOwners implements StickyChangeListener {
 
     private static int framed(byte[] key) {
         return ((key[4] & 0xff) << 24) | ((key[5] & 0xff) << 16) | ((key[6] & 0xff) << 8) | (key[7] & 0xff);
+    }
+
+    /** The value's expiry, epoch seconds (as {@link StickyValue#expiresEpochSeconds}). */
+    private static long expires(byte[] value) {
+        return ((long) (value[12] & 0xff) << 24) | ((value[13] & 0xff) << 16) | ((value[14] & 0xff) << 8) | (value[15] & 0xff);
     }
 
     /** The low 32 bits of the value's realId field: the NAS's address. */

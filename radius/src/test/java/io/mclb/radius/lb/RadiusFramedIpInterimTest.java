@@ -4,6 +4,7 @@ import static io.mclb.radius.lb.RadiusProxyTest.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mclb.sticky.StickyChangeListener;
+import io.mclb.sticky.StickyChangeListener.RemoveReason;
 import io.mclb.sticky.StickyKey;
 import io.mclb.sticky.StickyRefresh;
 import io.mclb.sticky.StickyValue;
@@ -106,6 +107,38 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
                     .isEqualTo(framedExpiresS);
         }
         assertThat(h.clock.epochMillis() / 1000).as("past the Start's expiry").isGreaterThan(startExpiresS);
+    }
+
+    /**
+     * The learner knows the owner entry's expiry from the table's change events instead of reading
+     * it back: an owner entry removed under a live session (an operator's clear, a replicated
+     * removal) or taken over by another NAS must still be written again by this NAS's next
+     * Interim-Update, as a read would have found it gone.
+     */
+    @Test
+    void anOwnerEntryRemovedOrTakenOverUnderALiveSessionIsWrittenAgainByTheNextInterim() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        DatagramSocket nas = h.nas();
+        int id = 1;
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, id++);
+        StickyKey ownerKey = new StickyKey().set(RadiusStickyKinds.FRAMED_IP_NAS, 2, InetAddress.getByName(FRAMED).getAddress());
+        assertThat(h.runtime.stickyTable().remove(ownerKey, RemoveReason.DELETED)).isTrue();
+        assertThat(ownerEntry()).isNull();
+
+        h.clock.advanceSeconds(5);
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, id++);
+        assertThat(ownerEntry()).as("owner entry after the Interim-Update that followed its removal").isNotNull();
+        assertThat(ownerEntry().realId()).isEqualTo(0x7f000001L);
+        assertThat(h.framedIps().size(0x7f000001)).isEqualTo(1);
+
+        StickyValue other = new StickyValue().set(0x7f000099L, h.clock.epochMillis() / 1000, storedExpiresS());
+        h.runtime.stickyTable().put(ownerKey, other); // another NAS learnt the address (as the standby would replicate it)
+        assertThat(h.framedIps().size(0x7f000001)).as("the index follows the takeover").isZero();
+        h.clock.advanceSeconds(5);
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, id);
+        assertThat(ownerEntry().realId()).as("this NAS's Interim-Update takes the address back").isEqualTo(0x7f000001L);
+        assertThat(h.framedIps().size(0x7f000001)).isEqualTo(1);
+        assertThat(h.framedIps().size(0x7f000099)).isZero();
     }
 
     private StickyValue ownerEntry() throws Exception {
