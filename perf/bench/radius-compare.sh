@@ -36,6 +36,12 @@
 #   LEGS ["direct mclb"]  KINDS ["auth acct"]  SUBSCRIBERS [100000]  WINDOW [32]  SOCKETS [8]
 #   DUR [10]  WARM [20]  GEN_WARM [6]  CLIENT_CPU [0]  LB_CPU [1]  PORT [auto]  OUT [/tmp/radius-compare-<timestamp>]
 #   ADMIN_PORT [18083]: mclb's admin listener (127.0.0.1), where the script reads mclb_responses_total
+#   FRAMED_HINT [1]: Access-Requests carry the subscriber's Framed-IP-Address as a hint, which the
+#   simulator grants, so a subscriber re-authenticates with the address it has and mclb's table holds
+#   one framed-IP entry per subscriber. 0: every Accept brings the simulator's next pool address
+#   (the runs before 2026-12-04 06:00 UTC); with no Stop in the auth leg the table then grew by two
+#   entries per Accept for the whole run, into Chronicle overflow tiers mapped and zeroed on mclb's
+#   loop, so a run's cost per answer depended on how long mclb had run (perf/README.md)
 #   OPEN_RATE [half the closed-loop maximum of each kind]: a fixed open-loop rate for every kind
 #   instead (e.g. 10000 for the low-load p50, the same for every build compared)
 set -u
@@ -53,6 +59,7 @@ SOCKETS=${SOCKETS:-8}
 DUR=${DUR:-10}
 WARM=${WARM:-20}
 GEN_WARM=${GEN_WARM:-6}
+FRAMED_HINT=${FRAMED_HINT:-1}
 CLIENT_CPU=${CLIENT_CPU:-0}
 LB_CPU=${LB_CPU:-1}
 OUT=${OUT:-/tmp/radius-compare-$(date +%Y%m%d-%H%M%S)}
@@ -117,6 +124,7 @@ run_load() {
   else tgt=$VIP_IP:$(port_of "$kind"); secret=$NAS_SECRET; fi
   local lf=(--rate "$rate")
   [ "$rate" = 0 ] && lf=(--rate 0 --window "$WINDOW")
+  [ "$FRAMED_HINT" = 1 ] && [ "$kind" = auth ] && lf+=(--framed-hint)
   local t0 a0 cpu="" gw=$GEN_WARM
   [ "$load" = warm ] && gw=0
   local snap="$OUT/threads-$leg-$kind-$load"
@@ -177,7 +185,7 @@ start_mclb() {
 get() { local l; l=$(grep "^RESULT kind=$1 .* leg=$2 load=$3\( \|\$\)" "$RES" | tail -1); [ -n "$l" ] && field "$l" "$4"; }
 
 echo "# $(date -Is) radius-compare: legs=[$LEGS] kinds=[$KINDS] ports=$PORT/$ACCT_PORT admin=$ADMIN_PORT data=$DATA_DIR subscribers=$SUBSCRIBERS" \
-     "window=$WINDOW sockets=$SOCKETS DUR=$DUR GEN_WARM=$GEN_WARM lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
+     "window=$WINDOW sockets=$SOCKETS DUR=$DUR GEN_WARM=$GEN_WARM framed_hint=$FRAMED_HINT lb_cpu=$LB_CPU client_cpu=$CLIENT_CPU load1=$(cut -d' ' -f1 /proc/loadavg) out=$OUT"
 
 MCLB_UP=0
 for leg in $LEGS; do

@@ -82,6 +82,10 @@ public final class LoadgenCommand implements Callable<Integer> {
     @Option(names = "--no-message-authenticator", description = "radius: send requests without Message-Authenticator")
     boolean noMessageAuthenticator;
 
+    @Option(names = "--framed-hint", description = "radius: Access-Requests carry the subscriber's Framed-IP-Address "
+            + "(10.64.0.0 + i, as its accounting does) as a hint, which mclb sim radius grants")
+    boolean framedHint;
+
     @Option(names = "--nais", description = "mip: distinct NAIs, used in turn (default ${DEFAULT-VALUE})",
             defaultValue = "1000000")
     long nais;
@@ -256,7 +260,7 @@ public final class LoadgenCommand implements Callable<Integer> {
                 .kind(radiusKind.equals("acct") ? RadiusLoadGenerator.Kind.ACCT : RadiusLoadGenerator.Kind.AUTH)
                 .sockets(flowsOption != null ? flowsOption : 8).ratePerSecond(rate)
                 .window(windowOption != null ? windowOption : 32).subscribers(subscribers).password(password)
-                .messageAuthenticator(!noMessageAuthenticator).timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
+                .messageAuthenticator(!noMessageAuthenticator).framedHint(framedHint).timeoutMs(timeoutMs).maxDuration(Duration.ofSeconds(warmupSeconds + seconds));
         try (RadiusLoadGenerator g = b.start()) {
             RadiusLoadGenerator.Snapshot x = report(g, seconds, (prev, now) -> String.format(
                     "sent %6d/s  answered %6d/s  bad %d  lost %d  p50 %.3f ms  p99 %.3f ms", now.sent() - prev.sent(),

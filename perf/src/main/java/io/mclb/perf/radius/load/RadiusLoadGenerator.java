@@ -135,7 +135,7 @@ public final class RadiusLoadGenerator implements LoadRun<RadiusLoadGenerator.Sn
         long i = c % config.subscribers();
         long msisdn = config.msisdnBase() + i;
         if (config.kind() == Kind.AUTH) {
-            encoder.writeAccess(out, id, msisdn, authOut, off);
+            encoder.writeAccess(out, id, msisdn, config.framedHint() ? config.framedBase() + (int) i : 0, authOut, off);
             return RadiusCodes.ACCESS_REQUEST;
         }
         long pass = c / config.subscribers();
@@ -161,7 +161,7 @@ public final class RadiusLoadGenerator implements LoadRun<RadiusLoadGenerator.Sn
     }
 
     private record Settings(LoadShape load, Kind kind, RadiusSecret secret, byte[] password, long subscribers,
-                            long msisdnBase, int framedBase, boolean messageAuthenticator) {
+                            long msisdnBase, int framedBase, boolean messageAuthenticator, boolean framedHint) {
     }
 
     /**
@@ -178,6 +178,7 @@ public final class RadiusLoadGenerator implements LoadRun<RadiusLoadGenerator.Sn
         private long msisdnBase = 491_700_000_000L;
         private int framedBase = 0x0A400000;
         private boolean messageAuthenticator = true;
+        private boolean framedHint;
 
         private Builder() {
             super(100, 32, 1024, RadiusClientFlow.SLOTS);
@@ -234,13 +235,26 @@ public final class RadiusLoadGenerator implements LoadRun<RadiusLoadGenerator.Sn
             return this;
         }
 
+        /**
+         * Access-Requests carry subscriber i's Framed-IP-Address ({@link #framedBase} + i) as a hint
+         * (RFC 2865 section 5.8), which the AAA simulator grants: a subscriber re-authenticates
+         * with the address it has, so a long run keeps one framed-IP entry per subscriber in mclb's
+         * sticky table. Without it every Accept brings the simulator's next pool address, and with
+         * no Stop in an auth-only run the table grows by one framed-IP and one owner entry per
+         * Accept for as long as the run lasts. Default false.
+         */
+        public Builder framedHint(boolean on) {
+            this.framedHint = on;
+            return this;
+        }
+
         public RadiusLoadGenerator build() {
             LoadShape load = shape();
             if (secret == null) {
                 throw new IllegalStateException("secret is required");
             }
             return new RadiusLoadGenerator(new Settings(load, kind, secret, password, subscribers, msisdnBase, framedBase,
-                    messageAuthenticator));
+                    messageAuthenticator, framedHint));
         }
 
         public RadiusLoadGenerator start() {

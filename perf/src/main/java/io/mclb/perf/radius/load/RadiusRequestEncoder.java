@@ -37,8 +37,11 @@ final class RadiusRequestEncoder {
         this.messageAuthenticator = messageAuthenticator;
     }
 
-    /** Writes an Access-Request; its (random) Request Authenticator goes to {@code authOut[off..off+16)}. */
-    void writeAccess(ByteBuf out, int id, long msisdn, byte[] authOut, int off) {
+    /**
+     * Writes an Access-Request, with Framed-IP-Address {@code framedHint} unless it is 0; its
+     * (random) Request Authenticator goes to {@code authOut[off..off+16)}.
+     */
+    void writeAccess(ByteBuf out, int id, long msisdn, int framedHint, byte[] authOut, int off) {
         crypto.randomAuthenticator(auth);
         int start = out.writerIndex();
         out.writeByte(RadiusCodes.ACCESS_REQUEST).writeByte(id).writeShort(0).writeBytes(auth);
@@ -48,6 +51,9 @@ final class RadiusRequestEncoder {
         passwords.hide(password, auth, out);
         out.writeByte(RadiusAttributes.CALLING_STATION_ID).writeByte(2 + n).writeBytes(digits, 0, n);
         out.writeByte(RadiusAttributes.NAS_IP_ADDRESS).writeByte(6).writeInt(nasIp);
+        if (framedHint != 0) {
+            out.writeByte(RadiusAttributes.FRAMED_IP_ADDRESS).writeByte(6).writeInt(framedHint);
+        }
         finish(out, start, RadiusCodes.ACCESS_REQUEST);
         System.arraycopy(auth, 0, authOut, off, 16);
     }

@@ -154,7 +154,7 @@ final class AaaEngine {
         ByteBuf out = alloc.ioBuffer(length);
         out.writeByte(answer).writeByte(request.identifier()).writeShort(length).writeZero(16);
         if (framed) {
-            out.writeByte(RadiusAttributes.FRAMED_IP_ADDRESS).writeByte(FRAMED_IP_ATTRIBUTE_LENGTH).writeInt(nextFramedIp());
+            out.writeByte(RadiusAttributes.FRAMED_IP_ADDRESS).writeByte(FRAMED_IP_ATTRIBUTE_LENGTH).writeInt(grantedFramedIp());
         }
         for (int a = request.findAttribute(RadiusAttributes.PROXY_STATE); a >= 0;
              a = request.nextAttribute(RadiusAttributes.PROXY_STATE, a + in.getUnsignedByte(a + 1))) {
@@ -169,6 +169,18 @@ final class AaaEngine {
         crypto.signResponse(response, requestAuth, answerSecret);
         inc(sent, answer);
         return out;
+    }
+
+    /** The request's Framed-IP-Address hint (RFC 2865 section 5.8) when it has a valid one, else the pool's next address. */
+    private int grantedFramedIp() {
+        int a = request.findAttribute(RadiusAttributes.FRAMED_IP_ADDRESS);
+        if (a >= 0 && request.valueLength(a) == 4) {
+            int hint = request.buffer().getInt(RadiusPacket.valueIndex(a));
+            if (hint != 0 && hint != -1 && hint != 0xFFFFFFFE) { // not "the user chooses" nor "the NAS chooses"
+                return hint;
+            }
+        }
+        return nextFramedIp();
     }
 
     private int nextFramedIp() {

@@ -63,6 +63,29 @@ class RadiusLoadGeneratorTest {
         assertThat(sim.badPasswords()).as("User-Password hidden so the simulator reveals it").isZero();
     }
 
+    /** With the hint each Access-Request names its subscriber's address, framedBase + i, as its accounting does; without it none. */
+    @ParameterizedTest
+    @CsvSource({"true", "false"})
+    void framedHintsNameEachSubscribersAddress(boolean hint) throws Exception {
+        try (java.net.DatagramSocket aaa = new java.net.DatagramSocket(0, LOOPBACK)) {
+            aaa.setSoTimeout(5_000);
+            try (RadiusLoadGenerator g = RadiusLoadGenerator.builder().target((InetSocketAddress) aaa.getLocalSocketAddress())
+                    .source(LOOPBACK).kind(RadiusLoadGenerator.Kind.AUTH).secret(SECRET).password("pw").sockets(1)
+                    .window(4).ratePerSecond(0).subscribers(3).framedHint(hint).timeoutMs(3_000)
+                    .maxDuration(Duration.ofMillis(200)).start()) {
+                for (int i = 0; i < 4; i++) {
+                    java.net.DatagramPacket d = new java.net.DatagramPacket(new byte[4096], 4096);
+                    aaa.receive(d);
+                    org.tinyradius.packet.RadiusPacket r = org.tinyradius.packet.RadiusPacket.decodeRequestPacket(
+                            io.mclb.radius.codec.Dictionaries.standard(),
+                            new java.io.ByteArrayInputStream(d.getData(), 0, d.getLength()), "aaa-secret");
+                    assertThat(r.getAttributeValue("Framed-IP-Address")).as("request %d", i)
+                            .isEqualTo(hint ? "10.64.0." + (i % 3) : null);
+                }
+            }
+        }
+    }
+
     @Test
     void pacedLoadCountsRejects() {
         startSim(AaaSimulator.builder().rejectPercent(30));

@@ -63,6 +63,24 @@ class AaaSimulatorTest {
         assertThat(sim.badPasswords()).isZero();
     }
 
+    /** RFC 2865 5.8: a Framed-IP-Address in the Access-Request is the NAS's hint; the simulator grants it and leaves the pool alone. */
+    @Test
+    void aFramedIpHintIsGrantedAndTheSelectionValuesAreNot() throws Exception {
+        start(AaaSimulator.builder().password("pw-123").framedPool("10.99.0.0/30"));
+        String[][] cases = {{"10.64.1.7", "10.64.1.7"}, {"255.255.255.255", "10.99.0.0"}, {"255.255.255.254", "10.99.0.1"},
+            {"10.64.1.8", "10.64.1.8"}, {null, "10.99.0.2"}};
+        int id = 0;
+        for (String[] c : cases) {
+            AccessRequest r = access(id++, "pw-123");
+            if (c[0] != null) {
+                r.addAttribute("Framed-IP-Address", c[0]);
+            }
+            RadiusPacket answer = exchange(r, sim.authAddresses().get(0), SECRET);
+            assertThat(answer.getPacketType()).isEqualTo(RadiusPacket.ACCESS_ACCEPT);
+            assertThat(answer.getAttributeValue("Framed-IP-Address")).as("hint %s", c[0]).isEqualTo(c[1]);
+        }
+    }
+
     @Test
     void wrongPasswordAndRejectShareGetSignedRejects() throws Exception {
         start(AaaSimulator.builder().password("pw-123"));
