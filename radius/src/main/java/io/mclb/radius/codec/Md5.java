@@ -21,10 +21,11 @@ import java.nio.ByteOrder;
  *
  * <p>The compression itself is the JDK's intrinsic when the JVM opens {@code sun.security.provider}
  * to us (the launcher, the package's JVM arguments and the tests do): {@link JdkCompression} drives
- * a private {@code sun.security.provider.MD5}'s compression over our block and state, about 90 ns a
- * block here against 145-155 ns for the Java rounds below, i.e. about 0.9 µs of the 15-18 blocks
- * an Access-Request and its Accept hash (perf/README.md, "MD5 through the JDK's intrinsic").
- * Without the opening the Java rounds run: same digests, slower.
+ * a private {@code sun.security.provider.MD5}'s compression over our block and state, 87-100 ns a
+ * block here against 142-155 ns for the Java rounds below; an Access-Request and its Accept
+ * re-signed cost 0.75 x the CPU they did (perf/README.md, "RADIUS auth: the benchmark's table
+ * growth, MD5 through the JDK's intrinsic ..."). Without the opening the Java rounds run: same
+ * digests, slower.
  */
 final class Md5 {
     private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
