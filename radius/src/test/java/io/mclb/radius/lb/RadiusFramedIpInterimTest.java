@@ -86,10 +86,8 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
      */
     @Test
     void anEntryTheEngineRefreshesKeepsItsOwnerEntryAlive() throws Exception {
-        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
-        DatagramSocket nas = h.nas();
-        int id = 1;
-        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, id++);
+        DatagramSocket nas = sessionStarted();
+        int id = 2;
         long startExpiresS = storedExpiresS();
         for (int round = 1; round <= 3; round++) {
             h.clock.advanceSeconds(SUBSCRIBER_SECONDS / 2);
@@ -117,11 +115,9 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
      */
     @Test
     void anOwnerEntryRemovedOrTakenOverUnderALiveSessionIsWrittenAgainByTheNextInterim() throws Exception {
-        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
-        DatagramSocket nas = h.nas();
-        int id = 1;
-        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, id++);
-        StickyKey ownerKey = new StickyKey().set(RadiusStickyKinds.FRAMED_IP_NAS, 2, InetAddress.getByName(FRAMED).getAddress());
+        DatagramSocket nas = sessionStarted();
+        int id = 2;
+        StickyKey ownerKey = ownerKey();
         assertThat(h.runtime.stickyTable().remove(ownerKey, RemoveReason.DELETED)).isTrue();
         assertThat(ownerEntry()).isNull();
 
@@ -141,10 +137,21 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
         assertThat(h.framedIps().size(0x7f000099)).isZero();
     }
 
+    /** A harness with the issue's configuration whose NAS's session has started (Accounting-Start, id 1). */
+    private DatagramSocket sessionStarted() throws Exception {
+        h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
+        DatagramSocket nas = h.nas();
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, 1);
+        return nas;
+    }
+
+    private static StickyKey ownerKey() throws Exception {
+        return new StickyKey().set(RadiusStickyKinds.FRAMED_IP_NAS, 2, InetAddress.getByName(FRAMED).getAddress());
+    }
+
     private StickyValue ownerEntry() throws Exception {
-        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP_NAS, 2, InetAddress.getByName(FRAMED).getAddress());
         StickyValue v = new StickyValue();
-        return h.runtime.stickyTable().get(k, v, h.clock.epochMillis()) ? v : null;
+        return h.runtime.stickyTable().get(ownerKey(), v, h.clock.epochMillis()) ? v : null;
     }
 
     /** Seconds since the Start, from the expiry the Start stored. */
