@@ -5,9 +5,9 @@
 #   thread-cpu.sh report BEFORE AFTER ANSWERS      µs per answer per thread name (summed over the
 #                                                  threads of that name), largest first, then the total;
 #                                                  each line also splits it into user and system time
-# The split tells a run whose loop is slower in its own code (the JIT's) from one slower in the
-# kernel (syscalls, and the loopback softirq its sends run): one build's loop cost moved 10-14 µs an
-# answer between runs, the same load each time (perf/README.md).
+# The split tells a run whose loop is slower in its own code (the JIT's: user time alone grows) from
+# one on a slower host (both grow in proportion): one build's loop cost moved 10-14 µs an answer
+# between runs under the same load, and the slow run measured was the host's (perf/README.md).
 # The event loops are mclb-loop-*; every other line is CPU the process spends beside them
 # (JIT compiler threads, G1 refinement and GC workers, the binding ager, the sticky sweeper, ...),
 # which a benchmark that pins mclb to one core takes out of the loops' core.
