@@ -43,6 +43,7 @@ class JniLibraryTest {
         }
     }
 
+    /** The JVM prints a "might have disabled stack guard" warning for this file: it retries a failed load once, harmlessly. */
     @Test
     void aHelperThatDoesNotLoadLeavesNoExtractedCopy() throws IOException {
         Path dir = extractDir();
