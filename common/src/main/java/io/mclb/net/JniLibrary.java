@@ -28,10 +28,10 @@ public final class JniLibrary {
      * @return null when loaded, else why not (for the start log)
      */
     public static String load(String name) {
-        return load(name, JniLibrary.class.getClassLoader(), null);
+        return load(name, JniLibrary.class.getClassLoader(), Path.of(System.getProperty("java.io.tmpdir")));
     }
 
-    /** {@link #load(String)} from {@code loader}, extracting into {@code dir} (null: the temporary directory). */
+    /** {@link #load(String)} from {@code loader}, extracting into {@code dir}. */
     static String load(String name, ClassLoader loader, Path dir) {
         String path = "META-INF/native/libmclb-" + name + "-" + System.getProperty("os.arch") + ".so";
         URL url = loader.getResource(path);
@@ -43,7 +43,7 @@ public final class JniLibrary {
                 System.load(Path.of(url.toURI()).toAbsolutePath().toString());
                 return null;
             }
-            Path lib = dir == null ? Files.createTempFile("libmclb-" + name, ".so") : Files.createTempFile(dir, "libmclb-" + name, ".so");
+            Path lib = Files.createTempFile(dir, "libmclb-" + name, ".so");
             try {
                 try (InputStream in = url.openStream()) {
                     Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
