@@ -66,6 +66,10 @@ trap on_exit EXIT
 trap 'exit 130' INT TERM
 start() { local cpu=$1 log=$2; shift 2; setsid taskset -c "$cpu" "$@" >"$log" 2>&1 & LAST=$!; PGIDS+=("$LAST"); }
 vip_bound() { ss -Hlun "src $VIP" 2>/dev/null | grep -q .; }
+# mclb is up once its admin listener answers: it opens after every virtual server is bound. The VIP
+# alone is not enough: mclb first binds and closes a probe socket on it (a second mclb on the same
+# VIP is refused), and a check that saw the probe found the VIP free again a moment later
+admin_up() { curl -s -o /dev/null --max-time 1 http://127.0.0.1:$ADMIN/metrics; }
 field() { echo "$1" | grep -oE "(^| )$2=[^ ]+" | head -1 | cut -d= -f2; }
 ticks() { awk '{print $14+$15}' /proc/"$1"/stat; }
 # answers mclb sent (its own count: on a busy box some reach the loadgen after its timeout)
@@ -120,8 +124,8 @@ run_variant() { # name launcher loops transport round
   if vip_bound; then echo "$VIP busy, skipping $name" >&2; return; fi
   start "$LB_CPU" "$OUT/mclb-$name-$round.log" env MCLB_NO_BUILD=1 "$launcher" run -c "$cfg"
   pid=$LAST
-  for _ in $(seq 600); do vip_bound && break; sleep 0.1; done
-  vip_bound || { echo "$name did not bind" >&2; stop_group "$pid"; return; }
+  for _ in $(seq 600); do vip_bound && admin_up && break; sleep 0.1; done
+  vip_bound && admin_up || { echo "$name did not bind $VIP and open its admin listener" >&2; stop_group "$pid"; return; }
   load "$WARM" warm >/dev/null 2>&1
   # only the allocation events: starting the 'profile' settings stalls the process for seconds on a
   # busy box, and the open-loop queue it builds is what would be measured
