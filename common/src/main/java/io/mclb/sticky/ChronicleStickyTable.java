@@ -60,6 +60,8 @@ public final class ChronicleStickyTable implements StickyTable {
     /** At most one "table full" warning per interval: the condition lasts, the log must not flood. */
     private final AtomicLong lastFullLogMs = new AtomicLong(Long.MIN_VALUE / 2);
     private static final long FULL_LOG_INTERVAL_MS = 10_000;
+    /** {@link #putUnless}'s {@code currentFor} for {@link #putIfAbsent}: every live entry is kept. */
+    private static final int ANY_LIVE = -1;
     private static final Logger LOG = LoggerFactory.getLogger(ChronicleStickyTable.class);
 
     /**
@@ -174,6 +176,23 @@ public final class ChronicleStickyTable implements StickyTable {
     /** {@inheritDoc} One update-locked query: the expired entry is replaced under the same lock that read it. */
     @Override
     public boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis) {
+        return putUnless(key, value, ANY_LIVE, existing, nowEpochMillis);
+    }
+
+    /** {@inheritDoc} One update-locked query, as {@link #putIfAbsent}. */
+    @Override
+    public boolean putUnlessCurrent(StickyKey key, StickyValue value, int stickySeconds, StickyValue existing,
+            long nowEpochMillis) {
+        return putUnless(key, value, stickySeconds, existing, nowEpochMillis);
+    }
+
+    /**
+     * Writes {@code value} unless a live entry is there and is kept: always ({@code currentFor}
+     * {@link #ANY_LIVE}), or while it names the same real and is current for a write of
+     * {@code currentFor} seconds.
+     */
+    private boolean putUnless(StickyKey key, StickyValue value, int currentFor, StickyValue existing,
+            long nowEpochMillis) {
         Scratch s = SCRATCH.get();
         boolean replaced;
         boolean invalidating = false;
@@ -183,7 +202,9 @@ public final class ChronicleStickyTable implements StickyTable {
             replaced = entry != null;
             if (replaced) {
                 read(entry.value(), existing.bytes());
-                if (!existing.expiredAt(nowEpochMillis)) {
+                if (!existing.expiredAt(nowEpochMillis) && (currentFor == ANY_LIVE
+                        || existing.realId() == value.realId()
+                        && StickyRefresh.current(existing.expiresEpochSeconds(), currentFor, nowEpochMillis))) {
                     return false;
                 }
                 System.arraycopy(existing.bytes(), 0, s.previous, 0, StickyValue.SIZE);
@@ -197,6 +218,7 @@ public final class ChronicleStickyTable implements StickyTable {
             }
         } catch (IllegalStateException e) {
             refused(e);
+            existing.set(0, 0, 0);
             return false;
         } finally {
             version.endIf(invalidating);

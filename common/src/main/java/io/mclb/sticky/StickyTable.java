@@ -35,6 +35,20 @@ public interface StickyTable extends AutoCloseable {
     boolean putIfAbsent(StickyKey key, StickyValue value, StickyValue existing, long nowEpochMillis);
 
     /**
+     * {@link #putIfAbsent}, except that a live entry is also replaced when it names another real
+     * than {@code value} or is no longer current for a write of {@code stickySeconds}
+     * ({@link StickyRefresh#current}): a learner's "write unless it would change nothing" as one
+     * update-locked query, where a {@code putIfAbsent} and then a {@code put} were two (and left a
+     * moment between them for another writer).
+     *
+     * @param existing filled with the live entry when it is kept
+     * @return true when written; false when {@code existing} holds the live entry kept, or the
+     *         table is full ({@code existing} then holds no entry)
+     */
+    boolean putUnlessCurrent(StickyKey key, StickyValue value, int stickySeconds, StickyValue existing,
+            long nowEpochMillis);
+
+    /**
      * What a reader may keep relying on, so that a write which would change nothing can be skipped
      * (the accepting answer of a returning subscriber's GTP create, {@link StickyRefresh}): -1 while
      * a change that can make an earlier read wrong is under way, otherwise a count that grows with

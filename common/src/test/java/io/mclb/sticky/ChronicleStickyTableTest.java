@@ -299,12 +299,59 @@ class ChronicleStickyTableTest {
     }
 
     /**
+     * The learner's one query: a live entry of the same real is kept while current within the
+     * refresh slack (60 s of 3,600), and written over once it lags by the slack, names another real,
+     * outlives the timeout or has expired; a re-pointing moves {@link StickyTable#version()} as a put
+     * would.
+     */
+    @Test
+    void putUnlessCurrentKeepsOnlyACurrentEntryOfTheSameReal() {
+        int seconds = 3600;
+        StickyValue existing = new StickyValue();
+        StickyValue out = new StickyValue();
+        assertThat(table.putUnlessCurrent(imsi("1"), value(1, NOW_S + seconds), seconds, existing, NOW_MS))
+                .as("absent: written").isTrue();
+
+        long at = NOW_S + 59;
+        assertThat(table.putUnlessCurrent(imsi("1"), value(1, at + seconds), seconds, existing, at * 1000))
+                .as("same real, lagging 59 s: kept").isFalse();
+        assertThat(existing.realId()).isEqualTo(1);
+        assertThat(existing.expiresEpochSeconds()).isEqualTo(NOW_S + seconds);
+
+        at = NOW_S + 60;
+        assertThat(table.putUnlessCurrent(imsi("1"), value(1, at + seconds), seconds, existing, at * 1000))
+                .as("same real, lagging by the slack: refreshed").isTrue();
+        assertThat(table.get(imsi("1"), out, at * 1000)).isTrue();
+        assertThat(out.expiresEpochSeconds()).isEqualTo(at + seconds);
+
+        long v0 = table.version();
+        assertThat(table.putUnlessCurrent(imsi("1"), value(2, at + seconds), seconds, existing, at * 1000))
+                .as("another real: re-pointed").isTrue();
+        assertThat(table.version()).as("a re-pointing invalidates earlier reads").isGreaterThan(v0);
+        assertThat(table.get(imsi("1"), out, at * 1000)).isTrue();
+        assertThat(out.realId()).isEqualTo(2);
+
+        table.put(imsi("1"), value(2, at + 2 * seconds)); // written through a longer timeout
+        assertThat(table.putUnlessCurrent(imsi("1"), value(2, at + seconds), seconds, existing, at * 1000))
+                .as("outlives this timeout: shortened, as a put would").isTrue();
+        assertThat(table.get(imsi("1"), out, at * 1000)).isTrue();
+        assertThat(out.expiresEpochSeconds()).isEqualTo(at + seconds);
+
+        long late = at + seconds;
+        assertThat(table.putUnlessCurrent(imsi("1"), value(2, late + seconds), seconds, existing, late * 1000))
+                .as("expired but not yet swept: replaced").isTrue();
+        assertThat(table.size(TestStickyKinds.GTP_IMSI)).isEqualTo(1);
+        assertThat(events.log).containsExactly("put 1 prev=null", "put 1 prev=1", "put 2 prev=1", "put 2 prev=2",
+                "put 2 prev=2", "put 2 prev=2");
+    }
+
+    /**
      * Writes allocate nothing either, with a listener registered: the key and value go in through
      * per-thread views (two key objects used in turn, as a loop does), the previous value comes out
      * into a per-thread array, and the listeners are an array.
      */
     @Test
-    void putPutIfAbsentAndRemoveAllocateNothing() {
+    void putPutIfAbsentPutUnlessCurrentAndRemoveAllocateNothing() {
         table.removeListener(events);
         long[] published = {0};
         table.addListener(new StickyChangeListener() {
@@ -334,15 +381,16 @@ class ChronicleStickyTableTest {
         long allocated = threads.getThreadAllocatedBytes(tid) - before;
 
         assertThat(published[0]).as("every write was published").isEqualTo(60_000L * 7);
-        // a few hundred bytes of measurement noise, far below one object per call (30,000 calls)
+        // a few hundred bytes of measurement noise, far below one object per call (50,000 calls)
         assertThat(allocated).isLessThan(10_000);
     }
 
-    /** A put (new), a put (replacing), a putIfAbsent that keeps the live entry, a remove. */
+    /** A put (new), a put (replacing), a putIfAbsent and a putUnlessCurrent that keep the live entry, a remove. */
     private void writes(StickyKey key, StickyValue v, StickyValue existing) {
         table.put(key, v);
         table.put(key, v);
         table.putIfAbsent(key, v, existing, NOW_MS);
+        table.putUnlessCurrent(key, v, 60, existing, NOW_MS);
         table.remove(key, RemoveReason.DELETED);
     }
 

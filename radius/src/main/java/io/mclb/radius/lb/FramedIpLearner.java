@@ -87,24 +87,21 @@ final class FramedIpLearner {
         long nowS = nowMs / 1000;
         framedKey(group, framed);
         StickyTable table = rt.ctx.stickyTable();
-        // A new address (every Accept of a new session) is one locked query; a live entry comes back
-        // in 'existing' and is rewritten only when it names another real or its expiry is no longer
-        // current within the StickyRefresh slack (so Interim-Updates minutes apart cost one write per
-        // slack, not one each): a sticky write is the dearest step of an accounting request (profile
-        // of radius-compare.sh), and every write goes to the HA standby.
+        // One locked query whatever it finds: a new address (every Accept of a new session) is
+        // written; a live entry is kept, and comes back in 'existing', unless it names another real
+        // or its expiry is no longer current within the StickyRefresh slack (so Interim-Updates
+        // within the slack cost no write, and one past it costs one query, not a read and a write):
+        // a sticky write is the dearest step of an accounting request (profile of
+        // radius-compare.sh), and every write goes to the HA standby.
         value.set(real.id(), nowS, nowS + seconds);
         existing.set(0, 0, 0);
         boolean same = false;
-        if (!table.putIfAbsent(key, value, existing, nowMs)) {
+        if (!table.putUnlessCurrent(key, value, seconds, existing, nowMs)) {
             if (existing.expiresEpochSeconds() == 0) {
                 return; // the table is full: no entry, so nothing to index (the request is still answered)
             }
-            same = existing.realId() == real.id() && StickyRefresh.current(existing.expiresEpochSeconds(), seconds, nowMs);
-            if (same) {
-                value.copyFrom(existing.bytes());
-            } else {
-                table.put(key, value);
-            }
+            same = true;
+            value.copyFrom(existing.bytes());
         }
         if (nasIp == 0) {
             return;

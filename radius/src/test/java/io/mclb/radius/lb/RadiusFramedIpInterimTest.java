@@ -137,6 +137,29 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
         assertThat(h.framedIps().size(0x7f000099)).isZero();
     }
 
+    /**
+     * Within the slack an Interim-Update writes nothing only while the entry names the real that
+     * answered it: an entry re-pointed meanwhile (replicated from the peer, or written by the engine
+     * for a framed-IP keyed request) is written back in the same locked query that finds it.
+     */
+    @Test
+    void anEntryNamingAnotherRealIsWrittenBackByTheNextInterimWithinTheSlack() throws Exception {
+        DatagramSocket nas = sessionStarted();
+        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(FRAMED).getAddress());
+        StickyValue v = new StickyValue();
+        assertThat(h.runtime.stickyTable().get(k, v, h.clock.epochMillis())).isTrue();
+        long answering = v.realId();
+        long expiresS = v.expiresEpochSeconds();
+        h.runtime.stickyTable().put(k, new StickyValue().set(answering + 1000, h.clock.epochMillis() / 1000, expiresS));
+
+        h.clock.advanceSeconds(5);
+        exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_INTERIM_UPDATE, 2);
+        assertThat(h.runtime.stickyTable().get(k, v, h.clock.epochMillis())).isTrue();
+        assertThat(v.realId()).as("the framed-IP entry names the real that answered the Interim-Update")
+                .isEqualTo(answering);
+        assertThat(v.expiresEpochSeconds()).isEqualTo(h.clock.epochMillis() / 1000 + SUBSCRIBER_SECONDS);
+    }
+
     /** A harness with the issue's configuration whose NAS's session has started (Accounting-Start, id 1). */
     private DatagramSocket sessionStarted() throws Exception {
         h = new RadiusHarness(dataDir, RadiusHarness.issueConfig("", "", ""));
