@@ -17,10 +17,10 @@ import java.util.Arrays;
  * miss, a refresh {@code put} over a live entry, a {@code putIfAbsent} that finds a live entry (the
  * framed-IP learner's), a new key put then removed (a session's Start and Stop), and the learner's
  * refresh of an entry lagging past the slack, as a {@code putIfAbsent} and a {@code put} (before) and
- * as one {@code putUnlessCurrent}. The keys are
- * built before timing (random order over a full table), so the figures are the table's alone; CPU
- * time rather than JMH's wall clock because on a shared box the wall clock mostly measures the wait
- * for a core. The operations take turns within each round, so drift of the box reaches them alike.
+ * as one {@code putUnlessCurrent}. The keys are built before timing (random order over a full
+ * table), so the figures are the table's alone; CPU time rather than JMH's wall clock because on a
+ * shared box the wall clock mostly measures the wait for a core. The operations take turns within
+ * each round, so drift of the box reaches them alike.
  * Prints the median of the rounds per operation.
  *
  * <p>{@code java $FLAGS -cp perf/target/benchmarks.jar io.mclb.perf.sticky.StickyOpsCpu [entries] [ops] [rounds]};
@@ -72,6 +72,10 @@ public final class StickyOpsCpu {
                             case 1 -> checksum += table.get(absent[k], out, 0L) ? 1 : 0;
                             case 2 -> checksum += table.put(present[k], value.set(k, 1, expires)) ? 1 : 0;
                             case 3 -> checksum += table.putIfAbsent(present[k], value.set(k, 1, expires), out, 0L) ? 1 : 0;
+                            case 4 -> {
+                                checksum += table.put(absent[k], value.set(k, 1, expires)) ? 1 : 0;
+                                checksum += table.remove(absent[k], RemoveReason.DELETED) ? 1 : 0;
+                            }
                             case 5 -> {
                                 if (!table.putIfAbsent(present[k], value.set(k, 1, lagExpires), out, lagNowMs)) {
                                     checksum += table.put(present[k], value) ? 1 : 0;
@@ -79,10 +83,6 @@ public final class StickyOpsCpu {
                             }
                             case 6 -> checksum += table.putUnlessCurrent(present[k], value.set(k, 1, lagExpires),
                                     LAGGING_SECONDS, out, lagNowMs) ? 1 : 0;
-                            case 4 -> {
-                                checksum += table.put(absent[k], value.set(k, 1, expires)) ? 1 : 0;
-                                checksum += table.remove(absent[k], RemoveReason.DELETED) ? 1 : 0;
-                            }
                             default -> throw new IllegalStateException("operation " + op);
                         }
                     }
