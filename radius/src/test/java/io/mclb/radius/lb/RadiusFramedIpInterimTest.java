@@ -145,7 +145,7 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
     @Test
     void anEntryNamingAnotherRealIsWrittenBackByTheNextInterimWithinTheSlack() throws Exception {
         DatagramSocket nas = sessionStarted();
-        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(FRAMED).getAddress());
+        StickyKey k = framedKey();
         StickyValue v = new StickyValue();
         assertThat(h.runtime.stickyTable().get(k, v, h.clock.epochMillis())).isTrue();
         long answering = v.realId();
@@ -166,6 +166,10 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
         DatagramSocket nas = h.nas();
         exchange(nas, AccountingRequest.ACCT_STATUS_TYPE_START, 1);
         return nas;
+    }
+
+    private static StickyKey framedKey() throws Exception {
+        return new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(FRAMED).getAddress());
     }
 
     private static StickyKey ownerKey() throws Exception {
@@ -189,9 +193,8 @@ class RadiusFramedIpInterimTest extends RadiusHarnessTest {
     }
 
     private long storedExpiresS() throws Exception {
-        StickyKey k = new StickyKey().set(RadiusStickyKinds.FRAMED_IP, 2, InetAddress.getByName(FRAMED).getAddress());
         StickyValue v = new StickyValue();
-        assertThat(h.runtime.stickyTable().get(k, v, h.clock.epochMillis())).as("framed-IP entry of %s", FRAMED).isTrue();
+        assertThat(h.runtime.stickyTable().get(framedKey(), v, h.clock.epochMillis())).as("framed-IP entry of %s", FRAMED).isTrue();
         return v.expiresEpochSeconds();
     }
 }
